@@ -1,0 +1,34 @@
+"""logicrules: short, human-readable, provably optimal Boolean classifiers for tabular data.
+
+Public names are imported lazily from their modules (see ``logicrules._lazy``).
+"""
+
+from logicrules._lazy import lazy_exports
+
+__version__ = "0.1.0"
+
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__,
+    {
+        # formulas
+        "Formula": ".formula",
+        "Literal": ".formula",
+        "And": ".formula",
+        "Or": ".formula",
+        "Not": ".formula",
+        "TRUE": ".formula",
+        "FALSE": ".formula",
+        "from_sympy": ".formula",
+        # shared model
+        "FormalContext": ".fca.context",
+        "MedianBinarizer": ".fca.scaling",
+        "QuantileBinarizer": ".fca.scaling",
+        "ThresholdBinarizer": ".fca.scaling",
+        "RuleClassifier": ".base",
+        "get_objective": ".metrics",
+        # data
+        "load_dataset": ".datasets",
+        "list_datasets": ".datasets",
+        "load_csv": ".datasets",
+    },
+)

@@ -1,0 +1,372 @@
+"""Shared scikit-learn machinery of every rule learner: validation, binarization, presentation.
+
+A learner only has to turn a boolean matrix and a boolean target into a :class:`Formula` over
+the binarized attribute names (:meth:`RuleClassifier._fit_formula`). Everything a user touches
+around that (two-class targets with any labels, pandas column names, the binarizer, ``predict``,
+``to_sympy``, ``get_rules``, ``explain``) lives here once, so the three learners behave alike.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
+
+from logicrules.formula import Formula, Literal
+
+__all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
+
+#: Names accepted for the ``binarizer`` parameter of every learner.
+BINARIZERS = ("median", "quantile", "threshold", "passthrough")
+
+
+def make_binarizer(spec: Any):
+    """Resolve a ``binarizer`` parameter into an unfitted transformer, or None for passthrough.
+
+    Parameters
+    ----------
+    spec : str or transformer
+        ``"median"`` (:class:`MedianBinarizer` with ``missing="false"``), ``"quantile"``
+        (:class:`QuantileBinarizer`), ``"threshold"`` (:class:`ThresholdBinarizer`, all-values
+        scaling), ``"passthrough"`` (X is already 0/1 and is used as is), or a transformer with
+        ``fit``, ``transform`` and ``get_feature_names_out`` (cloned, never fitted in place).
+
+    Examples
+    --------
+    >>> make_binarizer("quantile")
+    QuantileBinarizer()
+    """
+    from logicrules.fca import scaling
+
+    if isinstance(spec, str):
+        if spec == "median":
+            return scaling.MedianBinarizer(missing="false")
+        if spec == "quantile":
+            return scaling.QuantileBinarizer()
+        if spec == "threshold":
+            return scaling.ThresholdBinarizer()
+        if spec == "passthrough":
+            return None
+        raise ValueError(f"unknown binarizer {spec!r}; use one of {', '.join(BINARIZERS)} or a transformer")
+    if spec is None:
+        return None
+    if not all(hasattr(spec, attr) for attr in ("fit", "transform", "get_feature_names_out")):
+        raise TypeError(
+            "binarizer must be one of "
+            f"{', '.join(BINARIZERS)} or a transformer with fit, transform and "
+            f"get_feature_names_out; got {type(spec).__name__}"
+        )
+    return clone(spec)
+
+
+def _as_boolean_matrix(X: np.ndarray) -> np.ndarray:
+    """Validate that X holds only 0/1 (or booleans) and return it as a bool array."""
+    if X.dtype == bool:
+        return X
+    try:
+        values = X.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            "binarizer='passthrough' needs a 0/1 matrix, but X has non-numeric values; "
+            "use binarizer='quantile' or 'median' for raw data"
+        ) from None
+    if np.isnan(values).any():
+        raise ValueError("binarizer='passthrough' needs a 0/1 matrix, but X contains NaN")
+    if not np.isin(values, (0.0, 1.0)).all():
+        raise ValueError(
+            "binarizer='passthrough' needs a 0/1 matrix, but X has values other than 0 and 1; "
+            "use binarizer='quantile' or 'median' for raw data"
+        )
+    return values.astype(bool)
+
+
+class RuleClassifier(ClassifierMixin, BaseEstimator):
+    """Base class of rule classifiers: a Boolean formula over binarized attributes.
+
+    Subclasses store their parameters in ``__init__`` (one of them is ``binarizer``) and
+    implement :meth:`_fit_formula`. The positive class is ``classes_[1]`` (the larger label,
+    e.g. 1 for 0/1 targets and True for booleans); a row is predicted positive when the formula
+    holds on its binarized attributes.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (2,)
+        Class labels; ``classes_[1]`` is the positive class.
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of str
+        Input column names (only when fitted on a DataFrame with string column names).
+    binarizer_ : transformer or None
+        The fitted binarizer (None with ``binarizer="passthrough"``).
+    attribute_names_ : list of str
+        Names of the binarized attributes the formula speaks of.
+    formula_ : Formula
+        The learned rule.
+    rules_ : DataFrame
+        :meth:`get_rules` on the training data.
+    """
+
+    _binarizer_default = "quantile"
+
+    # ----------------------------------------------------------------- fitting
+    @abstractmethod
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
+        """Learn a formula over ``names`` from boolean ``Xb`` (n, m) and boolean ``y`` (n,)."""
+
+    def fit(self, X, y):
+        """Binarize X, learn the rule and return self.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Raw features (numeric, categorical, missing values as NaN) for a binarizer, or a 0/1
+            matrix with ``binarizer="passthrough"``.
+        y : array-like of shape (n_samples,)
+            Target with exactly two distinct labels.
+
+        Returns
+        -------
+        self
+        """
+        X, y_bool = self._validate_training_data(X, y)
+        Xb, names = self._fit_binarizer(X)
+        formula = self._fit_formula(Xb, y_bool, names)
+        self._finish_fit(formula, names, Xb, y_bool)
+        return self
+
+    def _validate_training_data(self, X, y) -> tuple[Any, np.ndarray]:
+        """Check X and y, set ``classes_``, ``n_features_in_``, ``feature_names_in_``.
+
+        Returns X (a DataFrame stays a DataFrame, anything else becomes a 2-D array) and the
+        boolean target ``y == classes_[1]``.
+        """
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        X = self._check_X(X, reset=True)
+        y = column_or_1d(check_array(y, ensure_2d=False, dtype=None, ensure_all_finite=False), warn=True)
+        if len(y) != X.shape[0]:
+            raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} entries")
+        check_classification_targets(y)
+        if pd.isna(y).any():
+            raise ValueError("y contains missing values; remove those rows or give them a class")
+        self.classes_ = np.unique(y)
+        if len(self.classes_) != 2:
+            raise ValueError(
+                f"{type(self).__name__} is a binary classifier and needs exactly two classes in y, "
+                f"got {len(self.classes_)} class(es): {self.classes_[:10].tolist()}. "
+                "For a multiclass target, pick a positive class (y == label)."
+            )
+        return X, np.asarray(y == self.classes_[1])
+
+    def _check_X(self, X, *, reset: bool):
+        """Validate X's shape and column names without destroying categorical columns."""
+        if hasattr(X, "iloc"):
+            if X.ndim != 2:
+                raise ValueError(f"X must be 2-dimensional, got a {type(X).__name__} with {X.ndim} dimension(s)")
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if X.shape[0] == 0:
+                raise ValueError(f"Found array with 0 sample(s) (shape={X.shape}) while a minimum of 1 is required.")
+            return X
+        X = check_array(X, dtype=None, ensure_all_finite="allow-nan", ensure_min_samples=1)
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        return X
+
+    def _fit_binarizer(self, X) -> tuple[np.ndarray, list[str]]:
+        """Fit ``binarizer_`` on X and return the boolean matrix and attribute names."""
+        binarizer = getattr(self, "binarizer", self._binarizer_default)
+        self.binarizer_ = make_binarizer(binarizer)
+        if self.binarizer_ is None:
+            names = (
+                [str(c) for c in self.feature_names_in_]
+                if hasattr(self, "feature_names_in_")
+                else [f"x{j}" for j in range(self.n_features_in_)]
+            )
+            return _as_boolean_matrix(np.asarray(X)), names
+        Xb = np.asarray(self.binarizer_.fit_transform(X), dtype=bool)
+        return Xb, [str(name) for name in self.binarizer_.get_feature_names_out()]
+
+    def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray, y: np.ndarray) -> None:
+        """Store the learned formula and its training statistics."""
+        if not isinstance(formula, Formula):
+            raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
+        unknown = {a for a in formula.attributes if a not in set(names)}
+        if unknown:
+            raise ValueError(f"the learned formula uses attributes unknown to the binarizer: {sorted(map(str, unknown))}")
+        self.attribute_names_ = list(names)
+        self.formula_ = formula
+        self.rules_ = self._rules_frame(Xb, y)
+
+    # -------------------------------------------------------------- prediction
+    def binarize(self, X) -> np.ndarray:
+        """Binarize X with the fitted binarizer: a bool matrix over ``attribute_names_``."""
+        check_is_fitted(self, "formula_")
+        X = self._check_X(X, reset=False)
+        if self.binarizer_ is None:
+            return _as_boolean_matrix(np.asarray(X))
+        return np.asarray(self.binarizer_.transform(X), dtype=bool)
+
+    def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
+        return self.formula_.evaluate(Xb, feature_names=self.attribute_names_)
+
+    def predict(self, X) -> np.ndarray:
+        """Predict ``classes_[1]`` where the formula holds and ``classes_[0]`` elsewhere."""
+        return self.classes_[self._evaluate(self.binarize(X)).astype(np.intp)]
+
+    # ------------------------------------------------------------ presentation
+    def to_sympy(self):
+        """The learned formula as a SymPy Boolean expression (symbols named after attributes)."""
+        check_is_fitted(self, "formula_")
+        return self.formula_.to_sympy()
+
+    def _terms(self) -> tuple[str, list[list[Literal]]]:
+        """The formula as ``("dnf", terms)`` or ``("cnf", clauses)``, each a list of literal lists."""
+        formula = self.formula_
+        clauses = _cnf_clauses(formula)
+        if clauses is not None and len(clauses) > 1:
+            return "cnf", clauses
+        try:
+            return "dnf", formula.conjunctions()
+        except TypeError:
+            return "dnf", formula.to_dnf().conjunctions()
+
+    def _literal_matrix(self, Xb: np.ndarray, literals: list[Literal]) -> np.ndarray:
+        """Truth values (n, len(literals)) of literals over the binarized attributes."""
+        index = {name: j for j, name in enumerate(self.attribute_names_)}
+        if not literals:
+            return np.zeros((Xb.shape[0], 0), dtype=bool)
+        cols = Xb[:, [index[lit.attribute] for lit in literals]]
+        return cols ^ np.array([lit.negated for lit in literals], dtype=bool)
+
+    def _rules_frame(self, Xb: np.ndarray, y: np.ndarray) -> pd.DataFrame:
+        kind, terms = self._terms()
+        n = Xb.shape[0]
+        rows = []
+        for term in terms:
+            truth = self._literal_matrix(Xb, term)
+            fires = truth.all(axis=1) if kind == "dnf" else truth.any(axis=1)
+            support = int(fires.sum())
+            positives = int((fires & y).sum())
+            rows.append({
+                "rule": _term_text(term, kind),
+                "support": support,
+                "precision": positives / support if support else float("nan"),
+                "coverage": support / n if n else float("nan"),
+            })
+        return pd.DataFrame(rows, columns=["rule", "support", "precision", "coverage"])
+
+    def get_rules(self, X=None, y=None) -> pd.DataFrame:
+        """One row per conjunction (DNF) or clause (CNF) of the rule.
+
+        Parameters
+        ----------
+        X, y : optional
+            Data on which to count; the training data when omitted.
+
+        Returns
+        -------
+        DataFrame
+            Columns ``rule`` (text), ``support`` (rows where the term holds), ``precision``
+            (fraction of those in the positive class) and ``coverage`` (support / rows).
+        """
+        check_is_fitted(self, "formula_")
+        if X is None:
+            return self.rules_.copy()
+        if y is None:
+            raise ValueError("get_rules(X, y) needs y together with X")
+        y = np.asarray(y)
+        return self._rules_frame(self.binarize(X), y == self.classes_[1])
+
+    def explain(self, X) -> list[str]:
+        """Say per row why the rule predicts what it does.
+
+        For a DNF rule, a positive row gets the conjunction that fires on it and a negative row
+        gets, for every conjunction, one literal of it that is false on the row. For a CNF rule,
+        a negative row gets the clause that fails and a positive row one true literal per clause.
+
+        Returns
+        -------
+        list of str
+            One explanation per row, starting with the predicted label.
+        """
+        Xb = self.binarize(X)
+        kind, terms = self._terms()
+        n = Xb.shape[0]
+        prediction = self._evaluate(Xb)
+        parts: list[list[str]] = [[] for _ in range(n)]
+        for term in terms:
+            truth = self._literal_matrix(Xb, term)
+            if kind == "dnf":
+                holds = truth.all(axis=1)
+                witness = np.argmin(truth, axis=1) if term else np.zeros(n, dtype=np.intp)
+                for i in range(n):
+                    if prediction[i] and holds[i] and not parts[i]:
+                        parts[i].append(f"{_term_text(term, kind)} holds")
+                    elif not prediction[i]:
+                        parts[i].append(f"{_literal_text(term[witness[i]])} is false")
+            else:
+                holds = truth.any(axis=1)
+                witness = np.argmax(truth, axis=1)
+                for i in range(n):
+                    if not prediction[i] and not holds[i] and not parts[i]:
+                        parts[i].append(f"clause {_term_text(term, kind)} fails")
+                    elif prediction[i]:
+                        parts[i].append(f"{_literal_text(term[witness[i]])} is true")
+        labels = self.classes_[prediction.astype(np.intp)]
+        texts = []
+        for i in range(n):
+            if kind == "dnf" and not terms:
+                reason = "the rule is FALSE"
+            elif kind == "dnf" and terms == [[]]:
+                reason = "the rule is TRUE"
+            else:
+                reason = "; ".join(parts[i])
+            texts.append(f"{labels[i]}: {reason}")
+        return texts
+
+    def __str__(self) -> str:
+        if hasattr(self, "formula_"):
+            return f"{type(self).__name__}: IF {self.formula_} THEN {self.classes_[1]} ELSE {self.classes_[0]}"
+        return repr(self)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.input_tags.allow_nan = True
+        tags.input_tags.string = True
+        tags.input_tags.categorical = True
+        return tags
+
+
+def _literal_text(literal: Literal) -> str:
+    return f"NOT {literal.attribute}" if literal.negated else str(literal.attribute)
+
+
+def _term_text(term: list[Literal], kind: str) -> str:
+    if not term:
+        return "TRUE" if kind == "dnf" else "FALSE"
+    joiner = " AND " if kind == "dnf" else " OR "
+    return joiner.join(_literal_text(lit) for lit in term)
+
+
+def _cnf_clauses(formula: Formula) -> list[list[Literal]] | None:
+    """Clauses of a CNF-shaped formula (an AND of ORs of literals), else None."""
+    from logicrules.formula import And, Or
+
+    if not isinstance(formula, And):
+        return None
+    clauses = []
+    for operand in formula.operands:
+        if isinstance(operand, Literal):
+            clauses.append([operand])
+        elif isinstance(operand, Or) and all(isinstance(o, Literal) for o in operand.operands):
+            clauses.append(list(operand.operands))
+        else:
+            return None
+    if all(len(c) == 1 for c in clauses):
+        return None  # a plain conjunction reads better as one DNF term
+    return clauses

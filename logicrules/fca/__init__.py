@@ -1,0 +1,15 @@
+"""Formal concept analysis: contexts as packed bitsets, scalings, concepts, premise search."""
+
+from logicrules._lazy import lazy_exports
+
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__,
+    {
+        "FormalContext": ".context",
+        "Concept": ".concepts",
+        "MedianBinarizer": ".scaling",
+        "QuantileBinarizer": ".scaling",
+        "ThresholdBinarizer": ".scaling",
+        "Condition": ".scaling",
+    },
+)
