@@ -155,10 +155,15 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if pd.isna(y).any():
             raise ValueError("y contains missing values; remove those rows or give them a class")
         self.classes_ = np.unique(y)
-        if len(self.classes_) != 2:
+        if len(self.classes_) == 1:
             raise ValueError(
-                f"{type(self).__name__} is a binary classifier and needs exactly two classes in y, "
-                f"got {len(self.classes_)} class(es): {self.classes_[:10].tolist()}. "
+                f"y contains one class only ({self.classes_[0]}); {type(self).__name__} needs "
+                "exactly two classes to learn a rule"
+            )
+        if len(self.classes_) > 2:
+            raise ValueError(
+                f"Only binary classification is supported. {type(self).__name__} needs exactly two "
+                f"classes in y, got {len(self.classes_)}: {self.classes_[:10].tolist()}. "
                 "For a multiclass target, pick a positive class (y == label)."
             )
         return X, np.asarray(y == self.classes_[1])
@@ -215,6 +220,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Predict ``classes_[1]`` where the formula holds and ``classes_[0]`` elsewhere."""
+        check_is_fitted(self, "formula_")
         return self.classes_[self._evaluate(self.binarize(X)).astype(np.intp)]
 
     # ------------------------------------------------------------ presentation
