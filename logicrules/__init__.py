@@ -19,6 +19,10 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "TRUE": ".formula",
         "FALSE": ".formula",
         "from_sympy": ".formula",
+        "conjunction": ".formula",
+        "disjunction": ".formula",
+        "equivalent": ".equivalence",
+        "agreement": ".equivalence",
         # shared model
         "FormalContext": ".fca.context",
         "MedianBinarizer": ".fca.scaling",

@@ -1,0 +1,150 @@
+"""Comparing formulas: exact logical equivalence and agreement on data.
+
+Learners that reach the same rule by different routes (an ideal DNF, an optimal premise, an LP
+rule) print differently; :func:`equivalent` decides whether two formulas denote the same Boolean
+function, :func:`agreement` measures how often they agree on given rows.
+
+Example
+-------
+>>> from logicrules.formula import Literal
+>>> from logicrules.equivalence import equivalent
+>>> a, b = Literal("a"), Literal("b")
+>>> equivalent(~(a & b), ~a | ~b)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from logicrules.formula import (
+    FALSE,
+    TRUE,
+    And,
+    Formula,
+    Literal,
+    _count,
+    _evaluate_bits_on,
+    _ordered,
+    _truth_table,
+)
+
+__all__ = ["equivalent", "agreement"]
+
+#: Largest number of variables decided by an exhaustive truth table (2**20 rows, packed).
+TRUTH_TABLE_MAX_VARIABLES = 20
+
+
+def equivalent(f: Formula, g: Formula,
+               max_table_variables: int = TRUTH_TABLE_MAX_VARIABLES) -> bool:
+    """Whether ``f`` and ``g`` are logically equivalent (exact).
+
+    With ``k`` attributes in the union of both formulas, ``k <= max_table_variables`` is decided
+    by evaluating both formulas on all ``2**k`` assignments at once, as packed bitsets (one
+    vectorized operation per AST node). Beyond that, ``Xor(f, g)`` is tested for
+    satisfiability with SymPy's ``satisfiable`` after a Tseitin encoding into CNF (SymPy's own
+    CNF conversion distributes and can blow up exponentially; the encoding is linear and
+    equisatisfiable).
+
+    Parameters
+    ----------
+    f, g : Formula
+    max_table_variables : int, default 20
+        Largest variable count for the truth-table method (memory ``2**k / 8`` bytes per node).
+
+    Returns
+    -------
+    bool
+
+    Example
+    -------
+    >>> from logicrules.formula import Literal
+    >>> from logicrules.equivalence import equivalent
+    >>> a, b, c = Literal(0), Literal(1), Literal(2)
+    >>> equivalent(a & (b | c), (a & b) | (a & c)), equivalent(a | b, a)
+    (True, False)
+    """
+    for h in (f, g):
+        if not isinstance(h, Formula):
+            raise TypeError(f"equivalent() compares Formula objects, got {type(h).__name__}")
+    if f == g:
+        return True
+    attributes = _ordered(f.attributes | g.attributes)
+    if len(attributes) <= _count(max_table_variables, "max_table_variables"):
+        table = _truth_table(len(attributes))
+        rows = dict(zip(attributes, table))
+        n = 1 << len(attributes)
+        return bool(np.array_equal(_evaluate_bits_on(f, rows, n), _evaluate_bits_on(g, rows, n)))
+    return not _xor_satisfiable(f, g, attributes)
+
+
+def agreement(f: Formula, g: Formula, X: Any, feature_names: Sequence[str] | None = None) -> float:
+    """Fraction of the rows of ``X`` on which ``f`` and ``g`` take the same value.
+
+    Parameters
+    ----------
+    f, g : Formula
+    X : ndarray (n, m), DataFrame or FormalContext
+        Boolean data, as for :meth:`Formula.evaluate`.
+    feature_names : sequence of str, optional
+        Column names of ``X`` (see :meth:`Formula.evaluate`).
+
+    Returns
+    -------
+    float in [0, 1]
+
+    Raises
+    ------
+    ValueError
+        If ``X`` has no rows, or as :meth:`Formula.evaluate`.
+
+    Example
+    -------
+    >>> import numpy as np
+    >>> from logicrules.formula import Literal
+    >>> from logicrules.equivalence import agreement
+    >>> X = np.array([[1, 0], [1, 1], [0, 0], [0, 1]], dtype=bool)
+    >>> agreement(Literal(0), Literal(0) | Literal(1), X)
+    0.75
+    """
+    for h in (f, g):
+        if not isinstance(h, Formula):
+            raise TypeError(f"agreement() compares Formula objects, got {type(h).__name__}")
+    a = f.evaluate(X, feature_names)
+    if a.size == 0:
+        raise ValueError("agreement() needs at least one row in X")
+    return float(np.mean(a == g.evaluate(X, feature_names)))
+
+
+def _xor_satisfiable(f: Formula, g: Formula, attributes: list) -> bool:
+    """Satisfiability of ``f XOR g`` by SymPy, through a Tseitin CNF."""
+    import sympy
+    from sympy.logic.inference import satisfiable
+
+    symbols = {a: sympy.Symbol(f"v{i}") for i, a in enumerate(attributes)}
+    clauses: list[Any] = []
+    counter = iter(range(1 << 62))
+
+    def encode(h: Formula) -> Any:
+        """A SymPy literal equivalent to the NNF formula ``h`` under the clauses added."""
+        if h is TRUE or h is FALSE:
+            return sympy.true if h is TRUE else sympy.false
+        if isinstance(h, Literal):
+            symbol = symbols[h.attribute]
+            return ~symbol if h.negated else symbol
+        children = [encode(op) for op in h.operands]
+        t = sympy.Symbol(f"t{next(counter)}")
+        if isinstance(h, And):
+            clauses.extend(sympy.Or(~t, c) for c in children)
+            clauses.append(sympy.Or(t, *(~c for c in children)))
+        else:
+            clauses.append(sympy.Or(~t, *children))
+            clauses.extend(sympy.Or(t, ~c) for c in children)
+        return t
+
+    p, q = encode(f.to_nnf()), encode(g.to_nnf())
+    clauses.extend([sympy.Or(p, q), sympy.Or(~p, ~q)])
+    return satisfiable(sympy.And(*clauses)) is not False

@@ -1,0 +1,1070 @@
+"""Boolean formulas: one small immutable AST shared by every learner.
+
+A formula is built from :class:`Literal` leaves (an attribute, possibly negated), the n-ary
+connectives :class:`And` and :class:`Or`, :class:`Not`, and the constants :data:`TRUE` and
+:data:`FALSE`. Attributes are either names (``str``, e.g. ``"age > 54.5"`` as produced by the
+binarizers of :mod:`logicrules.fca.scaling`) or column positions (``int``).
+
+Formulas are immutable, hashable and compared structurally (``And(a, b) != And(b, a)``: operand
+order is kept as given so that printing is stable; use :func:`logicrules.equivalence.equivalent`
+for logical equivalence). Evaluation is vectorized: one NumPy operation per AST node, either on a
+boolean matrix / DataFrame / formal context (:meth:`Formula.evaluate`) or on packed ``uint64``
+bitsets (:meth:`Formula.evaluate_bits`).
+
+Example
+-------
+>>> from logicrules.formula import Literal
+>>> age, smoker, chol = Literal("age > 54.5"), Literal("smoker"), Literal("chol > 240")
+>>> f = (age & ~smoker) | chol
+>>> print(f)
+(age > 54.5 AND NOT smoker) OR chol > 240
+>>> f.size, sorted(f.attributes)
+(3, ['age > 54.5', 'chol > 240', 'smoker'])
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
+
+import numpy as np
+
+from logicrules.fca import bitset
+
+__all__ = [
+    "Formula",
+    "Literal",
+    "And",
+    "Or",
+    "Not",
+    "TRUE",
+    "FALSE",
+    "conjunction",
+    "disjunction",
+    "from_sympy",
+]
+
+Attribute = str | int
+
+#: Default bound on the number of terms :meth:`Formula.to_dnf` may produce.
+DNF_MAX_TERMS = 10_000
+
+
+def _check_attribute(attribute: Any) -> Attribute:
+    """Normalize an attribute key to ``str`` or non-negative ``int``."""
+    if isinstance(attribute, (bool, np.bool_)):
+        raise TypeError("a Literal attribute must be a str or an int, not a bool")
+    if isinstance(attribute, str):
+        return str(attribute)
+    if isinstance(attribute, (int, np.integer)):
+        if attribute < 0:
+            raise ValueError(f"an int Literal attribute is a column position >= 0, got {attribute}")
+        return int(attribute)
+    raise TypeError(f"a Literal attribute must be a str or an int, got {type(attribute).__name__}")
+
+
+class Formula(ABC):
+    """Abstract base of all formula nodes.
+
+    Subclasses are immutable: attributes are set once in ``__init__`` and cannot be changed.
+    The Python operators ``&``, ``|`` and ``~`` build formulas (through :func:`conjunction`,
+    :func:`disjunction` and negation), so ``a & TRUE`` is simply ``a``.
+
+    Example
+    -------
+    >>> from logicrules.formula import Literal
+    >>> f = Literal(0) & ~Literal(1)
+    >>> f.to_string(["fever", "cough"])
+    'fever AND NOT cough'
+    """
+
+    __slots__ = ()
+
+    # --- immutability, pickling -------------------------------------------------------------
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} objects are immutable")
+
+    @abstractmethod
+    def __reduce__(self) -> Any: ...
+
+    # --- structure --------------------------------------------------------------------------
+    @property
+    @abstractmethod
+    def size(self) -> int:
+        """Number of literal leaves (constants count 0)."""
+
+    @property
+    @abstractmethod
+    def attributes(self) -> frozenset[Attribute]:
+        """The set of attribute keys (``str`` names or ``int`` positions) the formula reads."""
+
+    @abstractmethod
+    def _fold(self, alg: _Algebra) -> Any:
+        """Evaluate the formula bottom-up in the given algebra (one operation per node)."""
+
+    @abstractmethod
+    def _text(self, name: Callable[[Attribute], str]) -> str: ...
+
+    @abstractmethod
+    def to_nnf(self) -> Formula:
+        """Equivalent negation normal form: ``Not`` only on literals (as negated ``Literal``).
+
+        Constants are removed unless the whole formula is constant.
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal, Not
+        >>> print(Not(Literal("a") | ~Literal("b")).to_nnf())
+        NOT a AND b
+        """
+
+    @abstractmethod
+    def _negated_nnf(self) -> Formula: ...
+
+    # --- operators --------------------------------------------------------------------------
+    def __and__(self, other: object) -> Formula:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return conjunction(self, other)
+
+    def __or__(self, other: object) -> Formula:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return disjunction(self, other)
+
+    def __invert__(self) -> Formula:
+        return Not(self)
+
+    # --- printing ---------------------------------------------------------------------------
+    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
+        """Readable text with ``AND``, ``OR``, ``NOT`` and parentheses only where needed.
+
+        Parameters
+        ----------
+        feature_names : sequence of str, optional
+            Names for ``int`` attributes (attribute ``i`` prints as ``feature_names[i]``);
+            without them ``int`` attribute ``i`` prints as ``x{i}``. ``str`` attributes always
+            print as they are.
+
+        Returns
+        -------
+        str
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal
+        >>> (Literal(0) | Literal(1)).to_string()
+        'x0 OR x1'
+        >>> (Literal(0) | Literal(1)).to_string(["a", "b"])
+        'a OR b'
+        """
+        return self._text(_namer(feature_names))
+
+    def __str__(self) -> str:
+        return self.to_string()
+
+    # --- evaluation -------------------------------------------------------------------------
+    def evaluate(self, X: Any, feature_names: Sequence[str] | None = None) -> np.ndarray:
+        """Truth value of the formula on every row of ``X``.
+
+        Parameters
+        ----------
+        X : ndarray of shape (n, m), DataFrame or FormalContext
+            Boolean data: dtype bool, or numeric / object values in {0, 1}. ``str`` attributes
+            are looked up by name (``feature_names``, else the DataFrame's column labels as
+            ``str``, else the context's attribute names); ``int`` attributes are column
+            positions. Only the columns the formula reads are converted and checked.
+        feature_names : sequence of str, optional
+            Column names of ``X``; overrides the names a DataFrame or context carries.
+
+        Returns
+        -------
+        ndarray of bool, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not 2-D, a column read is not boolean (other values, NaN), an attribute
+            is unknown or ambiguous, or ``feature_names`` has the wrong length.
+
+        Example
+        -------
+        >>> import numpy as np
+        >>> from logicrules.formula import Literal
+        >>> f = Literal("a") & ~Literal("b")
+        >>> f.evaluate(np.array([[1, 0], [1, 1]]), feature_names=["a", "b"])
+        array([ True, False])
+        """
+        if _is_context(X):
+            names = list(X.attributes) if feature_names is None else list(feature_names)
+            words = self.evaluate_bits(np.asarray(X.bits), int(X.n_objects), names)
+            return bitset.unpack(words, int(X.n_objects))
+        if _is_frame(X):
+            names = [str(c) for c in X.columns] if feature_names is None else feature_names
+            n, m = X.shape
+            index = _resolve(self.attributes, names, m)
+            used = X.iloc[:, list(index.values())]
+            missing = [names[j] for j, bad in zip(index.values(), used.isna().any()) if bad]
+            if missing:
+                raise ValueError(f"column(s) {missing!r} are not boolean: they hold missing values")
+            block = np.array([used.iloc[:, c].to_numpy() for c in range(len(index))]) if index \
+                else np.zeros((0, n), dtype=bool)
+        else:
+            array = np.asarray(X)
+            if array.ndim != 2:
+                raise ValueError("X must be 2-D (n_samples, n_attributes), got shape "
+                                 f"{array.shape}")
+            n, m = array.shape
+            names = feature_names
+            index = _resolve(self.attributes, names, m)
+            block = np.ascontiguousarray(array.take(list(index.values()), axis=1).T)  # private copy
+        labels = [j if names is None else names[j] for j in index.values()]
+        columns = dict(zip(index, _boolean_rows(block, labels)))
+        return self._fold(_BoolAlgebra(columns, n))
+
+    def evaluate_bits(self, bits: np.ndarray, n_objects: int,
+                      names: Sequence[str] | None = None) -> np.ndarray:
+        """Extent of the formula on packed bitsets.
+
+        Parameters
+        ----------
+        bits : ndarray of uint64, shape (m, W)
+            One bitset per attribute: object ``i`` is bit ``i % 64`` of word ``i // 64``,
+            ``W = (n_objects + 63) // 64``, bits past ``n_objects`` zero (as
+            :mod:`logicrules.fca.bitset` and ``FormalContext.bits`` store them).
+        n_objects : int
+            Number of objects.
+        names : sequence of str, optional
+            Attribute names of the rows of ``bits`` (needed for ``str`` attributes); ``int``
+            attributes are row positions.
+
+        Returns
+        -------
+        ndarray of uint64, shape (W,)
+            The formula's extent, tail bits zero.
+
+        Example
+        -------
+        >>> import numpy as np
+        >>> from logicrules.formula import Literal
+        >>> bits = np.array([[0b0011], [0b0101]], dtype=np.uint64)
+        >>> int((Literal(0) & ~Literal(1)).evaluate_bits(bits, 4)[0])
+        2
+        """
+        bits = np.asarray(bits)
+        if bits.ndim != 2:
+            raise ValueError(f"bits must be 2-D (n_attributes, n_words), got shape {bits.shape}")
+        if bits.dtype != np.uint64:
+            raise ValueError(f"bits must have dtype uint64, got {bits.dtype}")
+        n_objects = _count(n_objects, "n_objects")
+        m, width = bits.shape
+        if width != bitset.n_words(n_objects):
+            raise ValueError(f"bits has {width} words per row but {n_objects} objects need "
+                             f"{bitset.n_words(n_objects)}")
+        mask = bitset.tail_mask(n_objects)
+        if width and np.any(bits[:, -1] & ~mask[-1]):
+            raise ValueError(f"bits has set bits beyond n_objects={n_objects} "
+                             "(tail bits must be zero)")
+        index = _resolve(self.attributes, names, m)
+        return self._fold(_BitsAlgebra({a: bits[j] for a, j in index.items()}, n_objects))
+
+    # --- SymPy ------------------------------------------------------------------------------
+    def to_sympy(self, feature_names: Sequence[str] | None = None) -> Any:
+        """SymPy Boolean expression with one ``sympy.Symbol`` per attribute.
+
+        Symbols are created with ``sympy.Symbol(name)`` (never parsed), so names such as
+        ``"age > 54.5"`` are safe. ``int`` attribute ``i`` becomes ``Symbol("x{i}")`` or
+        ``Symbol(feature_names[i])``. SymPy may reorder and simplify trivially (``a & ~a`` is
+        ``false``).
+
+        Raises
+        ------
+        ValueError
+            If two attributes would get the same symbol name (e.g. ``"x0"`` and ``0``).
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal
+        >>> (Literal("b") & ~Literal("a")).to_sympy()
+        b & ~a
+        """
+        import sympy
+
+        name = _namer(feature_names)
+        symbols: dict[Attribute, Any] = {}
+        seen: dict[str, Attribute] = {}
+        for attribute in _ordered(self.attributes):
+            text = name(attribute)
+            if text in seen:
+                raise ValueError(f"attributes {seen[text]!r} and {attribute!r} both map to the "
+                                 f"symbol name {text!r}")
+            seen[text] = attribute
+            symbols[attribute] = sympy.Symbol(text)
+        return self._fold(_SympyAlgebra(symbols))
+
+    def simplify(self, max_variables: int = 10,
+                 return_status: bool = False) -> Formula | tuple[Formula, bool]:
+        """Minimal DNF by SymPy's Quine-McCluskey, as ``simplify_logic(form="dnf", force=True)``.
+
+        The truth table is computed here, vectorized on packed bitsets, and its true rows
+        (minterms) are passed to ``sympy.logic.SOPform``, the routine behind
+        ``simplify_logic(expr, form="dnf", force=True)``. Calling ``simplify_logic`` directly
+        is avoided for two reasons: it silently gives up above 8 variables unless
+        ``force=True``, and it returns an expression that is already a flat DNF of literals
+        unchanged (``a | ~a | b`` stays as is). The cost of Quine-McCluskey grows quickly with
+        the number of variables (seconds at 8-9 variables, up to a minute at 10 with many true
+        rows), hence the explicit ``max_variables`` limit: above it the formula is returned
+        unchanged.
+
+        Parameters
+        ----------
+        max_variables : int, default 10
+            Simplify only formulas with at most this many attributes.
+        return_status : bool, default False
+            If True return ``(formula, simplified)`` where ``simplified`` tells whether the
+            minimization was run.
+
+        Returns
+        -------
+        Formula or (Formula, bool)
+            ``TRUE``, ``FALSE`` or a DNF over the formula's own attribute keys.
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal
+        >>> a, b = Literal("a"), Literal("b")
+        >>> print(((a & b) | (a & ~b)).simplify())
+        a
+        >>> (a | ~a | b).simplify(return_status=True)
+        (TRUE, True)
+        """
+        if len(self.attributes) > _count(max_variables, "max_variables"):
+            return (self, False) if return_status else self
+        import sympy
+        from sympy.logic import SOPform
+
+        attributes = _ordered(self.attributes)
+        n = 1 << len(attributes)
+        words = _evaluate_bits_on(self, dict(zip(attributes, _truth_table(len(attributes)))), n)
+        minterms = np.flatnonzero(bitset.unpack(words, n))
+        if minterms.size == 0:
+            result: Formula = FALSE
+        elif minterms.size == n:
+            result = TRUE
+        else:
+            symbols = [sympy.Symbol(f"v{i}") for i in range(len(attributes))]
+            # SOPform reads an int minterm's bits most significant first: variable k-1 first.
+            expr = SOPform(symbols[::-1], [int(i) for i in minterms])
+            result = from_sympy(expr, {s.name: a for s, a in zip(symbols, attributes)})
+        return (result, True) if return_status else result
+
+    # --- normal forms -----------------------------------------------------------------------
+    def to_dnf(self, max_terms: int = DNF_MAX_TERMS) -> Formula:
+        """Equivalent disjunctive normal form by distribution (no minimization).
+
+        Terms keep the order in which literals occur in the formula; repeated literals,
+        contradictory terms (``a AND NOT a``) and duplicate terms are removed. Use
+        :meth:`simplify` for a minimal DNF.
+
+        Parameters
+        ----------
+        max_terms : int, default 10_000
+            Guard against exponential blow-up: ValueError when the DNF would need more terms.
+
+        Returns
+        -------
+        Formula
+            ``TRUE``, ``FALSE``, a literal, an ``And`` of literals or an ``Or`` of those.
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal
+        >>> a, b, c = Literal("a"), Literal("b"), Literal("c")
+        >>> print((a & (b | ~c)).to_dnf())
+        (a AND b) OR (a AND NOT c)
+        """
+        terms = _dnf_terms(self.to_nnf(), _count(max_terms, "max_terms"))
+        return disjunction(*(conjunction(*(Literal(a, neg) for a, neg in term.items()))
+                             for term in terms))
+
+    def conjunctions(self) -> list[list[Literal]]:
+        """The terms of a formula in DNF, each a list of literals.
+
+        ``TRUE`` gives ``[[]]`` (one empty term), ``FALSE`` gives ``[]``. ``Not`` of a literal
+        counts as a negated literal.
+
+        Raises
+        ------
+        TypeError
+            If the formula is not a DNF (call :meth:`to_dnf` first).
+
+        Example
+        -------
+        >>> from logicrules.formula import Literal
+        >>> a, b, c = Literal("a"), Literal("b"), Literal("c")
+        >>> ((a & ~b) | c).conjunctions()
+        [[Literal('a'), Literal('b', negated=True)], [Literal('c')]]
+        """
+        if self is TRUE:
+            return [[]]
+        if self is FALSE:
+            return []
+        terms = self.operands if isinstance(self, Or) else (self,)
+        out = []
+        for term in terms:
+            parts = term.operands if isinstance(term, And) else (term,)
+            literals = [_as_literal(p) for p in parts]
+            if any(lit is None for lit in literals):
+                raise TypeError(f"formula is not in DNF ({self}); call to_dnf() first")
+            out.append(literals)
+        return out
+
+
+# --- node classes ---------------------------------------------------------------------------
+
+class Literal(Formula):
+    """An attribute or its negation, the leaf of every formula.
+
+    Parameters
+    ----------
+    attribute : str or int
+        Attribute name (e.g. ``"age > 54.5"``) or column position.
+    negated : bool, default False
+
+    Example
+    -------
+    >>> from logicrules.formula import Literal
+    >>> lit = Literal("age > 54.5", negated=True)
+    >>> print(lit)
+    NOT age > 54.5
+    >>> ~lit
+    Literal('age > 54.5')
+    """
+
+    __slots__ = ("attribute", "negated", "_hash")
+
+    def __init__(self, attribute: Attribute, negated: bool = False) -> None:
+        if not isinstance(negated, (bool, np.bool_)):
+            raise TypeError(f"negated must be a bool, got {type(negated).__name__}")
+        attribute = _check_attribute(attribute)
+        object.__setattr__(self, "attribute", attribute)
+        object.__setattr__(self, "negated", bool(negated))
+        object.__setattr__(self, "_hash", hash(("Literal", attribute, bool(negated))))
+
+    def __reduce__(self) -> Any:
+        return (Literal, (self.attribute, self.negated))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return (isinstance(other, Literal) and self.attribute == other.attribute
+                and self.negated == other.negated)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        suffix = ", negated=True" if self.negated else ""
+        return f"Literal({self.attribute!r}{suffix})"
+
+    def __invert__(self) -> Literal:
+        return Literal(self.attribute, not self.negated)
+
+    @property
+    def size(self) -> int:
+        return 1
+
+    @property
+    def attributes(self) -> frozenset[Attribute]:
+        return frozenset((self.attribute,))
+
+    def _fold(self, alg: _Algebra) -> Any:
+        return alg.literal(self.attribute, self.negated)
+
+    def _text(self, name: Callable[[Attribute], str]) -> str:
+        return f"NOT {name(self.attribute)}" if self.negated else name(self.attribute)
+
+    def to_nnf(self) -> Formula:
+        return self
+
+    def _negated_nnf(self) -> Formula:
+        return ~self
+
+
+class _Constant(Formula):
+    """The constants ``TRUE`` and ``FALSE`` (two singletons)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        object.__setattr__(self, "value", value)
+
+    def __reduce__(self) -> str:
+        return "TRUE" if self.value else "FALSE"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return self is other
+
+    def __hash__(self) -> int:
+        return hash(("Constant", self.value))
+
+    def __repr__(self) -> str:
+        return "TRUE" if self.value else "FALSE"
+
+    def __invert__(self) -> Formula:
+        return FALSE if self.value else TRUE
+
+    @property
+    def size(self) -> int:
+        return 0
+
+    @property
+    def attributes(self) -> frozenset[Attribute]:
+        return frozenset()
+
+    def _fold(self, alg: _Algebra) -> Any:
+        return alg.constant(self.value)
+
+    def _text(self, name: Callable[[Attribute], str]) -> str:
+        return "TRUE" if self.value else "FALSE"
+
+    def to_nnf(self) -> Formula:
+        return self
+
+    def _negated_nnf(self) -> Formula:
+        return ~self
+
+
+#: The formula that is always true (the empty conjunction).
+TRUE = _Constant(True)
+#: The formula that is always false (the empty disjunction).
+FALSE = _Constant(False)
+
+
+class Not(Formula):
+    """Negation of a formula. ``~f`` on a literal flips the literal instead.
+
+    Example
+    -------
+    >>> from logicrules.formula import Literal, Not
+    >>> print(Not(Literal("a") | Literal("b")))
+    NOT (a OR b)
+    """
+
+    __slots__ = ("operand", "_hash")
+
+    def __init__(self, operand: Formula) -> None:
+        if not isinstance(operand, Formula):
+            raise TypeError(f"Not needs a Formula operand, got {type(operand).__name__}")
+        object.__setattr__(self, "operand", operand)
+        object.__setattr__(self, "_hash", hash(("Not", operand)))
+
+    def __reduce__(self) -> Any:
+        return (Not, (self.operand,))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return (isinstance(other, Not) and self._hash == other._hash
+                and self.operand == other.operand)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Not({self.operand!r})"
+
+    def __invert__(self) -> Formula:
+        return self.operand
+
+    @property
+    def size(self) -> int:
+        return self.operand.size
+
+    @property
+    def attributes(self) -> frozenset[Attribute]:
+        return self.operand.attributes
+
+    def _fold(self, alg: _Algebra) -> Any:
+        return alg.negate(self.operand._fold(alg))
+
+    def _text(self, name: Callable[[Attribute], str]) -> str:
+        inner = self.operand._text(name)
+        return f"NOT ({inner})" if isinstance(self.operand, _NAry) else f"NOT {inner}"
+
+    def to_nnf(self) -> Formula:
+        return self.operand._negated_nnf()
+
+    def _negated_nnf(self) -> Formula:
+        return self.operand.to_nnf()
+
+
+class _NAry(Formula):
+    """Common code of :class:`And` and :class:`Or`."""
+
+    __slots__ = ("operands", "_hash", "_size", "_attributes")
+    _keyword = ""
+
+    def __init__(self, *operands: Formula) -> None:
+        cls = type(self)
+        flat: list[Formula] = []
+        for op in operands:
+            if not isinstance(op, Formula):
+                raise TypeError(f"{cls.__name__} operands must be Formula objects, got "
+                                f"{type(op).__name__} (pass several operands as "
+                                f"{cls.__name__}(*ops))")
+            flat.extend(op.operands if type(op) is cls else (op,))
+        if len(flat) < 2:
+            helper = "conjunction" if cls is And else "disjunction"
+            raise ValueError(f"{cls.__name__} needs at least 2 operands, got {len(flat)}; "
+                             f"use {helper}(...) to accept fewer")
+        ops = tuple(flat)
+        object.__setattr__(self, "operands", ops)
+        object.__setattr__(self, "_hash", hash((cls.__name__, ops)))
+        object.__setattr__(self, "_size", sum(op.size for op in ops))
+        object.__setattr__(self, "_attributes", frozenset().union(*(op.attributes for op in ops)))
+
+    def __reduce__(self) -> Any:
+        return (type(self), self.operands)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return (type(other) is type(self) and self._hash == other._hash
+                and self.operands == other.operands)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(map(repr, self.operands))})"
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def attributes(self) -> frozenset[Attribute]:
+        return self._attributes
+
+    def _text(self, name: Callable[[Attribute], str]) -> str:
+        parts = (f"({op._text(name)})" if isinstance(op, _NAry) else op._text(name)
+                 for op in self.operands)
+        return f" {self._keyword} ".join(parts)
+
+
+class And(_NAry):
+    """Conjunction of at least two formulas (nested ``And`` operands are flattened).
+
+    Use :func:`conjunction` (or ``&``) to also drop constants and accept 0 or 1 operands.
+
+    Example
+    -------
+    >>> from logicrules.formula import And, Literal
+    >>> print(And(Literal("a"), Literal("b") | Literal("c")))
+    a AND (b OR c)
+    """
+
+    __slots__ = ()
+    _keyword = "AND"
+
+    def _fold(self, alg: _Algebra) -> Any:
+        return alg.conj([op._fold(alg) for op in self.operands])
+
+    def to_nnf(self) -> Formula:
+        return conjunction(*(op.to_nnf() for op in self.operands))
+
+    def _negated_nnf(self) -> Formula:
+        return disjunction(*(op._negated_nnf() for op in self.operands))
+
+
+class Or(_NAry):
+    """Disjunction of at least two formulas (nested ``Or`` operands are flattened).
+
+    Use :func:`disjunction` (or ``|``) to also drop constants and accept 0 or 1 operands.
+
+    Example
+    -------
+    >>> from logicrules.formula import Literal, Or
+    >>> print(Or(Literal("a") & Literal("b"), Literal("c")))
+    (a AND b) OR c
+    """
+
+    __slots__ = ()
+    _keyword = "OR"
+
+    def _fold(self, alg: _Algebra) -> Any:
+        return alg.disj([op._fold(alg) for op in self.operands])
+
+    def to_nnf(self) -> Formula:
+        return disjunction(*(op.to_nnf() for op in self.operands))
+
+    def _negated_nnf(self) -> Formula:
+        return conjunction(*(op._negated_nnf() for op in self.operands))
+
+
+def _combine(cls: type[_NAry], neutral: _Constant, formulas: tuple[Formula, ...]) -> Formula:
+    flat: list[Formula] = []
+    for f in formulas:
+        if not isinstance(f, Formula):
+            raise TypeError(f"operands must be Formula objects, got {type(f).__name__}")
+        for op in (f.operands if type(f) is cls else (f,)):
+            if op is neutral:
+                continue
+            if isinstance(op, _Constant):
+                return op
+            flat.append(op)
+    if not flat:
+        return neutral
+    return flat[0] if len(flat) == 1 else cls(*flat)
+
+
+def conjunction(*formulas: Formula) -> Formula:
+    """AND of any number of formulas, simplified only by constants.
+
+    Nested conjunctions are flattened, ``TRUE`` operands dropped, any ``FALSE`` operand makes
+    the result ``FALSE``; no operand gives ``TRUE`` and a single operand is returned unchanged.
+
+    Example
+    -------
+    >>> from logicrules.formula import TRUE, Literal, conjunction
+    >>> conjunction(Literal("a"), TRUE)
+    Literal('a')
+    >>> conjunction()
+    TRUE
+    """
+    return _combine(And, TRUE, formulas)
+
+
+def disjunction(*formulas: Formula) -> Formula:
+    """OR of any number of formulas, simplified only by constants.
+
+    Nested disjunctions are flattened, ``FALSE`` operands dropped, any ``TRUE`` operand makes
+    the result ``TRUE``; no operand gives ``FALSE`` and a single operand is returned unchanged.
+
+    Example
+    -------
+    >>> from logicrules.formula import TRUE, Literal, disjunction
+    >>> disjunction(Literal("a"), TRUE)
+    TRUE
+    >>> disjunction()
+    FALSE
+    """
+    return _combine(Or, FALSE, formulas)
+
+
+def from_sympy(expr: Any, attribute_map: Mapping[str, Attribute] | None = None) -> Formula:
+    """Formula from a SymPy Boolean expression over symbols.
+
+    Parameters
+    ----------
+    expr : sympy Boolean or bool
+        Built from symbols, ``And``, ``Or``, ``Not``, ``true``/``false``; other Boolean
+        functions (``Xor``, ``Implies``, ``Equivalent``, ``ITE``, ...) are rewritten to
+        negation normal form first. Operands are ordered by SymPy's ``default_sort_key`` so
+        the result is deterministic.
+    attribute_map : mapping of str to (str or int), optional
+        Attribute for each symbol name (e.g. to restore ``int`` attributes); symbols not in
+        the map become ``Literal(symbol.name)``.
+
+    Raises
+    ------
+    TypeError
+        If ``expr`` contains something other than symbols and Boolean functions.
+
+    Example
+    -------
+    >>> import sympy
+    >>> from logicrules.formula import from_sympy
+    >>> a, b = sympy.Symbol("a"), sympy.Symbol("x1")
+    >>> from_sympy(a & ~b, {"x1": 1})
+    And(Literal('a'), Literal(1, negated=True))
+    """
+    import sympy
+    from sympy.core.sorting import default_sort_key
+    from sympy.logic import boolalg
+
+    mapping = dict(attribute_map or {})
+
+    def convert(e: Any) -> Formula:
+        if e is True or e is sympy.true:
+            return TRUE
+        if e is False or e is sympy.false:
+            return FALSE
+        if isinstance(e, sympy.Symbol):
+            return Literal(mapping.get(e.name, e.name))
+        if isinstance(e, boolalg.Not):
+            inner = convert(e.args[0])
+            return ~inner if isinstance(inner, Literal) else Not(inner)
+        if isinstance(e, (boolalg.And, boolalg.Or)):
+            ops = [convert(a) for a in sorted(e.args, key=default_sort_key)]
+            return conjunction(*ops) if isinstance(e, boolalg.And) else disjunction(*ops)
+        if isinstance(e, boolalg.BooleanFunction):
+            rewritten = boolalg.to_nnf(e, simplify=False)
+            if rewritten != e:
+                return convert(rewritten)
+        raise TypeError(f"cannot convert {e!r} ({type(e).__name__}) to a Formula: only symbols, "
+                        "Boolean functions and true/false are supported")
+
+    return convert(expr)
+
+
+# --- helpers: names, columns, algebras ------------------------------------------------------
+
+def _count(value: Any, what: str) -> int:
+    """A non-negative int parameter, else ValueError naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"{what} must be a non-negative int, got {value!r}")
+    return int(value)
+
+
+def _ordered(attributes: frozenset[Attribute]) -> list[Attribute]:
+    """Deterministic order: int attributes first (by value), then str attributes."""
+    return sorted(a for a in attributes if isinstance(a, int)) + \
+        sorted(a for a in attributes if isinstance(a, str))
+
+
+def _namer(feature_names: Sequence[str] | None) -> Callable[[Attribute], str]:
+    if feature_names is None:
+        return lambda a: a if isinstance(a, str) else f"x{a}"
+    names = list(feature_names)
+
+    def name(a: Attribute) -> str:
+        if isinstance(a, str):
+            return a
+        if a >= len(names):
+            raise ValueError(f"attribute {a} is out of range for {len(names)} feature names")
+        return str(names[a])
+
+    return name
+
+
+def _as_literal(f: Formula) -> Literal | None:
+    if isinstance(f, Literal):
+        return f
+    if isinstance(f, Not) and isinstance(f.operand, Literal):
+        return ~f.operand
+    return None
+
+
+def _is_context(X: Any) -> bool:
+    return hasattr(X, "attributes") and hasattr(X, "bits") and hasattr(X, "n_objects")
+
+
+def _is_frame(X: Any) -> bool:
+    return hasattr(X, "iloc") and hasattr(X, "columns") and getattr(X, "ndim", 0) == 2
+
+
+def _resolve(attributes: frozenset[Attribute], names: Sequence[str] | None,
+             m: int) -> dict[Attribute, int]:
+    """Column index of every attribute; ValueError naming unknown / ambiguous ones."""
+    if names is not None:
+        names = [str(x) for x in names]
+        if len(names) != m:
+            raise ValueError(f"got {len(names)} feature names for {m} columns")
+    index: dict[Attribute, int] = {}
+    missing: list[Attribute] = []
+    positions: dict[str, list[int]] | None = None
+    for a in _ordered(attributes):
+        if isinstance(a, int):
+            if a >= m:
+                raise ValueError(f"attribute {a} is out of range: X has {m} columns")
+            index[a] = a
+            continue
+        if names is None:
+            raise ValueError(f"the formula uses the named attribute {a!r}: pass feature_names "
+                             "(or a DataFrame / FormalContext carrying names)")
+        if positions is None:
+            positions = {}
+            for j, x in enumerate(names):
+                positions.setdefault(x, []).append(j)
+        found = positions.get(a)
+        if found is None:
+            missing.append(a)
+        elif len(found) > 1:
+            raise ValueError(f"attribute {a!r} is ambiguous: it names columns {found}")
+        else:
+            index[a] = found[0]
+    if missing:
+        raise ValueError(f"unknown attribute(s) {missing!r}: not among the {m} column names")
+    return index
+
+
+def _boolean_rows(block: np.ndarray, labels: Sequence[Attribute]) -> np.ndarray:
+    """The (k, n) values of the columns read, as bool; ValueError naming a non-boolean column.
+
+    ``block`` must be a private copy: a bool block is returned as is.
+    """
+    if block.dtype == bool:
+        return block
+    if block.dtype == object:
+        try:
+            block = block.astype(float)
+        except (TypeError, ValueError):
+            for label, row in zip(labels, block):
+                try:
+                    row.astype(float)
+                except (TypeError, ValueError):
+                    raise ValueError(f"column {label!r} is not boolean: it holds non-numeric "
+                                     "values") from None
+            raise
+    if block.dtype.kind not in "biuf":
+        raise ValueError(f"column {labels[0]!r} is not boolean (dtype {block.dtype})")
+    ones = block == 1
+    bad = ~(ones | (block == 0))
+    if bad.any():
+        r, c = np.argwhere(bad)[0]
+        raise ValueError(f"column {labels[r]!r} is not boolean: it holds the value "
+                         f"{block[r, c].item()!r} (only 0/1/True/False are allowed)")
+    return ones
+
+
+def _evaluate_bits_on(formula: Formula, rows: Mapping[Attribute, np.ndarray],
+                      n_objects: int) -> np.ndarray:
+    """Extent of ``formula`` given one bitset (W,) per attribute key (no checks)."""
+    return formula._fold(_BitsAlgebra(rows, n_objects))
+
+
+def _truth_table(k: int) -> np.ndarray:
+    """Packed truth table over ``k`` variables: row ``j``, bit ``i`` is ``(i >> j) & 1``.
+
+    Returns uint64 of shape (k, W), ``W = ceil(2**k / 64)``, tail bits zero; one vectorized
+    operation per variable.
+    """
+    n = 1 << k
+    width = (n + 63) // 64
+    low = np.arange(64, dtype=np.uint64)
+    weights = np.uint64(1) << low
+    table = np.empty((k, width), dtype=np.uint64)
+    for j in range(min(k, 6)):  # variables alternating inside a word: one constant word pattern
+        on = (low >> np.uint64(j)) & np.uint64(1)
+        table[j] = np.bitwise_or.reduce(np.where(on, weights, np.uint64(0)))
+    words = np.arange(width, dtype=np.int64)
+    for j in range(6, k):  # variables constant over whole words
+        table[j] = np.where((words >> (j - 6)) & 1, np.iinfo(np.uint64).max, 0).astype(np.uint64)
+    if n < 64:
+        table &= np.uint64((1 << n) - 1)
+    return table
+
+
+class _Algebra(Protocol):
+    """Interface of the bottom-up evaluators used by :meth:`Formula._fold`."""
+
+    def literal(self, attribute: Attribute, negated: bool) -> Any: ...
+    def constant(self, value: bool) -> Any: ...
+    def negate(self, value: Any) -> Any: ...
+    def conj(self, values: list[Any]) -> Any: ...
+    def disj(self, values: list[Any]) -> Any: ...
+
+
+class _BoolAlgebra:
+    def __init__(self, columns: Mapping[Attribute, np.ndarray], n: int) -> None:
+        self.columns, self.n = columns, n
+
+    def literal(self, attribute: Attribute, negated: bool) -> np.ndarray:
+        column = self.columns[attribute]
+        return ~column if negated else column
+
+    def constant(self, value: bool) -> np.ndarray:
+        return np.full(self.n, value, dtype=bool)
+
+    def negate(self, value: np.ndarray) -> np.ndarray:
+        return ~value
+
+    def conj(self, values: list[np.ndarray]) -> np.ndarray:
+        out = np.logical_and(values[0], values[1])
+        for value in values[2:]:
+            np.logical_and(out, value, out=out)
+        return out
+
+    def disj(self, values: list[np.ndarray]) -> np.ndarray:
+        out = np.logical_or(values[0], values[1])
+        for value in values[2:]:
+            np.logical_or(out, value, out=out)
+        return out
+
+
+class _BitsAlgebra:
+    def __init__(self, rows: Mapping[Attribute, np.ndarray], n_objects: int) -> None:
+        self.rows, self.n = rows, n_objects
+
+    def literal(self, attribute: Attribute, negated: bool) -> np.ndarray:
+        row = self.rows[attribute]
+        return bitset.not_(row, self.n) if negated else row.copy()
+
+    def constant(self, value: bool) -> np.ndarray:
+        return bitset.full(self.n) if value else bitset.empty(self.n)
+
+    def negate(self, value: np.ndarray) -> np.ndarray:
+        return bitset.not_(value, self.n)
+
+    def conj(self, values: list[np.ndarray]) -> np.ndarray:
+        return np.bitwise_and.reduce(values, axis=0)
+
+    def disj(self, values: list[np.ndarray]) -> np.ndarray:
+        return np.bitwise_or.reduce(values, axis=0)
+
+
+class _SympyAlgebra:
+    def __init__(self, symbols: Mapping[Attribute, Any]) -> None:
+        import sympy
+
+        self.sympy, self.symbols = sympy, symbols
+
+    def literal(self, attribute: Attribute, negated: bool) -> Any:
+        symbol = self.symbols[attribute]
+        return self.sympy.Not(symbol) if negated else symbol
+
+    def constant(self, value: bool) -> Any:
+        return self.sympy.true if value else self.sympy.false
+
+    def negate(self, value: Any) -> Any:
+        return self.sympy.Not(value)
+
+    def conj(self, values: list[Any]) -> Any:
+        return self.sympy.And(*values)
+
+    def disj(self, values: list[Any]) -> Any:
+        return self.sympy.Or(*values)
+
+
+def _dnf_terms(nnf: Formula, max_terms: int) -> list[dict[Attribute, bool]]:
+    """DNF terms of an NNF formula as ordered dicts attribute -> negated, deduplicated."""
+    if isinstance(nnf, Literal):
+        return [{nnf.attribute: nnf.negated}]
+    if nnf is TRUE:
+        return [{}]
+    if nnf is FALSE:
+        return []
+    parts = [_dnf_terms(op, max_terms) for op in nnf.operands]
+    if isinstance(nnf, Or):
+        terms = [t for p in parts for t in p]
+    else:
+        terms = [{}]
+        for p in parts:
+            if len(terms) * len(p) > max_terms:
+                raise ValueError(f"the DNF would have more than max_terms={max_terms} terms; raise "
+                                 "max_terms or use simplify()")
+            terms = [merged for t in terms for s in p if (merged := _merge(t, s)) is not None]
+    if len(terms) > max_terms:
+        raise ValueError(f"the DNF would have more than max_terms={max_terms} terms; raise "
+                         "max_terms or use simplify()")
+    unique: dict[frozenset, dict[Attribute, bool]] = {}
+    for t in terms:
+        unique.setdefault(frozenset(t.items()), t)
+    return list(unique.values())
+
+
+def _merge(t: dict[Attribute, bool], s: dict[Attribute, bool]) -> dict[Attribute, bool] | None:
+    """Conjunction of two terms, None when they contradict."""
+    merged = dict(t)
+    for a, neg in s.items():
+        if merged.setdefault(a, neg) != neg:
+            return None
+    return merged
