@@ -7,6 +7,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
     {
         "FormalContext": ".context",
         "Concept": ".concepts",
+        "enumerate_concepts": ".concepts",
+        "concept_lattice": ".concepts",
         "MedianBinarizer": ".scaling",
         "QuantileBinarizer": ".scaling",
         "ThresholdBinarizer": ".scaling",
