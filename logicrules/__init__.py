@@ -25,6 +25,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "agreement": ".equivalence",
         # shared model
         "FormalContext": ".fca.context",
+        "Condition": ".fca.scaling",
         "MedianBinarizer": ".fca.scaling",
         "QuantileBinarizer": ".fca.scaling",
         "ThresholdBinarizer": ".fca.scaling",

@@ -13,5 +13,6 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "QuantileBinarizer": ".scaling",
         "ThresholdBinarizer": ".scaling",
         "Condition": ".scaling",
+        "format_value": ".scaling",
     },
 )

@@ -1,0 +1,834 @@
+"""Binarizers: turn a table of numbers and categories into named binary attributes.
+
+Every learner of the library works on a formal context, a boolean matrix whose columns are
+*attributes* such as ``age > 54.5`` or ``sex == male``. The three transformers here produce such
+attributes from raw tabular data, following the scalings of the source papers:
+
+- :class:`MedianBinarizer`: the ideal classifier method's rule, ``x > median`` per numeric
+  column and one-hot ``x == v`` per category.
+- :class:`QuantileBinarizer`: ``x <= t`` and ``x > t`` at quantile thresholds, ``x == v`` and
+  ``x != v`` per category (the usual feature space of rule-set learners).
+- :class:`ThresholdBinarizer`: all-values scaling, ``x >= v`` and ``x < v`` for every observed
+  value ``v``, attributes with identical extents merged (the Myocard experiment of the
+  premise-search paper).
+
+Each output attribute is described by a :class:`Condition`, whose ``name`` is the attribute
+name. Names are faithful: a threshold is printed with the shortest decimal that reads back to
+exactly the float used (:func:`format_value`), and the thresholds the binarizers choose
+themselves are the shortest decimals that split the fitting data the same way, so names stay
+short (``age > 54.5``) without lying about the split.
+
+Column kinds (decided at ``fit``): a bool column (numpy or pandas nullable ``boolean``), or a
+numeric column whose non-missing values lie in {0, 1}, is *binary*; a string, object or category
+column is *categorical* (an object column holding only numbers or only bools counts as numeric or
+binary); every other numeric column is *numeric*. Missing values (NaN, None, ``pd.NA``) follow
+the ``missing`` parameter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal, localcontext
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import sparse
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+__all__ = [
+    "Condition",
+    "MedianBinarizer",
+    "QuantileBinarizer",
+    "ThresholdBinarizer",
+    "format_value",
+]
+
+#: Operators a :class:`Condition` may use.
+OPERATORS = (">", "<=", ">=", "<", "==", "!=", "is missing", "is true")
+#: Values of the ``missing`` parameter.
+MISSING_POLICIES = ("error", "false", "indicator")
+
+_COMPARE = {
+    ">": np.greater,
+    "<=": np.less_equal,
+    ">=": np.greater_equal,
+    "<": np.less,
+}
+# Strings that would read like a number, a bool or a missing value when printed bare.
+_RESERVED_WORDS = frozenset({"", "True", "False", "None", "nan", "NaN", "<NA>", "NA", "NaT"})
+
+
+def format_value(value: Any) -> str:
+    """Print a threshold or category value compactly and faithfully.
+
+    Floats get the shortest decimal that reads back to exactly the same float (Python's
+    ``repr``), without a trailing ``.0`` for whole numbers; so ``float(format_value(t)) == t``
+    for every finite float and two different thresholds never print alike.
+
+    Parameters
+    ----------
+    value : float, int, bool, str or other
+        The value to print.
+
+    Returns
+    -------
+    str
+        ``54.5``, ``0.26``, ``3`` (not ``3.0``), ``1e-05``, ``True``; strings are returned as is.
+
+    Examples
+    --------
+    >>> format_value(54.5), format_value(3.0), format_value(1e-05), format_value("male")
+    ('54.5', '3', '1e-05', 'male')
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (Integral, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        if value.is_integer() and abs(value) < 1e16:
+            return str(int(value))
+        return repr(value)
+    return str(value)
+
+
+def _format_category(value: Any) -> str:
+    """Print a category value; quote strings that would otherwise read as another value."""
+    if isinstance(value, str):
+        if value in _RESERVED_WORDS or value != value.strip() or _parses_as_float(value):
+            return repr(value)
+        return value
+    return format_value(value)
+
+
+def _parses_as_float(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One binary attribute made from one input column, e.g. ``age > 54.5``.
+
+    Parameters
+    ----------
+    column : str
+        Name of the input column.
+    op : str
+        One of ``">"``, ``"<="``, ``">="``, ``"<"`` (numeric thresholds), ``"=="``, ``"!="``
+        (categories), ``"is missing"`` (missing-value indicator), ``"is true"`` (a 0/1 or bool
+        column: true when the value equals 1 / True).
+    value : float, str or None
+        The threshold (float) or the category (as found in the data, usually a str); None for
+        ``"is missing"`` and ``"is true"``.
+
+    Notes
+    -----
+    Under every operator except ``"is missing"`` a missing value makes the condition false.
+    ``"x != v"`` is true for a category never seen at fit (it differs from ``v``).
+
+    Examples
+    --------
+    >>> Condition("age", ">", 54.5).name
+    'age > 54.5'
+    >>> Condition("sex", "==", "male").name, Condition("x", "is missing").name
+    ('sex == male', 'x is missing')
+    >>> Condition("smoker", "is true").name
+    'smoker'
+    """
+
+    column: str
+    op: str
+    value: Any = None
+
+    def __post_init__(self) -> None:
+        if self.op not in OPERATORS:
+            raise ValueError(f"unknown operator {self.op!r}; use one of {OPERATORS}")
+        if self.op in ("is missing", "is true") and self.value is not None:
+            raise ValueError(f"operator {self.op!r} takes no value, got {self.value!r}")
+        if self.op in _COMPARE and not isinstance(self.value, (float, int, np.number)):
+            raise TypeError(f"operator {self.op!r} needs a numeric threshold, got {self.value!r}")
+
+    @property
+    def name(self) -> str:
+        """Readable name: ``age > 54.5``, ``sex == male``, ``x is missing``, ``smoker``."""
+        if self.op == "is true":
+            return self.column
+        if self.op == "is missing":
+            return f"{self.column} is missing"
+        if self.op in ("==", "!="):
+            return f"{self.column} {self.op} {_format_category(self.value)}"
+        return f"{self.column} {self.op} {format_value(self.value)}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def _short_threshold(lo: float, hi: float, *, near_low: bool) -> float:
+    """A threshold with few digits that splits like any t in [lo, hi) (lo < t < hi when possible).
+
+    ``near_low=False`` (a gap between two distinct values): the shortest decimal within the
+    middle half of the open gap (lo, hi), nearest to its midpoint. ``near_low=True`` (a median):
+    the shortest decimal in [lo, lo + (hi - lo) / 100], i.e. lo itself up to float noise
+    (``0.39999999999999997`` becomes ``0.4``). Falls back to ``lo``, always a valid split for
+    ``x <= t`` / ``x > t``, when no float lies in the window.
+    """
+    if near_low:
+        # nearest first: the float nearest a short decimal may lie just below that decimal
+        target, window, roundings = lo, hi / 100 - lo / 100, (ROUND_HALF_EVEN, ROUND_CEILING)
+    else:
+        target, window, roundings = lo / 2 + hi / 2, hi / 4 - lo / 4, (ROUND_HALF_EVEN,)
+    if window <= 0:
+        return lo
+    exact = Decimal(target)
+    start = -math.floor(math.log10(max(abs(lo), abs(hi)))) - 1  # coarsest: one digit
+    with localcontext() as ctx:
+        ctx.prec = 800
+        for digits in range(start, start + 40):
+            for rounding in roundings:
+                candidate = float(exact.quantize(Decimal(1).scaleb(-digits), rounding=rounding))
+                inside = lo <= candidate if near_low else lo < candidate
+                if inside and candidate < hi and abs(candidate - target) <= window:
+                    return candidate
+    return lo
+
+
+# --------------------------------------------------------------------------------------------
+# Input handling
+
+
+def _empty_message(kind: str, shape: tuple[int, int], name: str) -> str:
+    return (
+        f"Found array with 0 {kind}(s) (shape={shape}) while a minimum of 1 is required by {name}."
+    )
+
+
+def _column_to_float(series: pd.Series, column: str) -> np.ndarray:
+    """Float values of a numeric, bool or number-holding object column (missing -> NaN)."""
+    if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
+        if pd.api.types.is_complex_dtype(series.dtype):
+            raise ValueError(f"Complex data not supported (column {column!r})")
+        return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    try:
+        return np.asarray(series.to_numpy(dtype=object, na_value=np.nan), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"column {column!r} was numeric when the binarizer was fitted, "
+            f"but now holds non-numeric values (dtype {series.dtype})"
+        ) from None
+
+
+def _column_kind(series: pd.Series, column: str) -> str:
+    """'binary', 'numeric' or 'categorical' from the dtype (before looking at 0/1 values)."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if pd.api.types.is_bool_dtype(dtype):
+        return "binary"
+    if pd.api.types.is_complex_dtype(dtype):
+        raise ValueError(f"Complex data not supported (column {column!r})")
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_string_dtype(dtype) and dtype != object:
+        return "categorical"
+    if dtype == object:
+        inferred = pd.api.types.infer_dtype(series, skipna=True)
+        if inferred == "boolean":
+            return "binary"
+        if inferred in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
+            return "numeric"
+        if inferred == "complex":
+            raise ValueError(f"Complex data not supported (column {column!r})")
+        return "categorical"
+    raise TypeError(
+        f"column {column!r} has dtype {dtype}, which the binarizers do not support; "
+        "convert it to numbers, bools, strings or a category first"
+    )
+
+
+def _sorted_categories(series: pd.Series, column: str) -> list[Any]:
+    """Observed non-missing categories in a stable sorted order."""
+    present = series[~series.isna()]
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        observed = set(present.cat.codes.to_numpy().tolist())
+        categories = series.cat.categories.tolist()
+        return [cat for code, cat in enumerate(categories) if code in observed]
+    try:
+        values = pd.unique(present.astype(object).to_numpy())
+    except TypeError as error:
+        raise TypeError(
+            f"column {column!r}: categorical values must be hashable (strings, numbers, bools): "
+            f"{error}"
+        ) from None
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+# --------------------------------------------------------------------------------------------
+# The shared transformer
+
+
+class _BaseBinarizer(TransformerMixin, BaseEstimator):
+    """Fit/transform machinery shared by the binarizers.
+
+    Subclasses decide the thresholds of a numeric column (:meth:`_threshold_conditions`),
+    whether categories get negations, and whether attributes with identical extents are merged
+    (``_merge_duplicates``) or constant ones kept; evaluation of the conditions, validation,
+    missing values and bookkeeping live here.
+    """
+
+    # Whether 0/1 and bool columns become a single "is true" attribute (else: numeric scaling).
+    _binary_as_single = True
+    # Whether attributes whose extent on the fitting data repeats an earlier one are left out.
+    _merge_duplicates = False
+
+    def _drop_constant(self) -> bool:
+        return True
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = getattr(self, "missing", "error") != "error"
+        tags.input_tags.string = True
+        tags.transformer_tags.preserves_dtype = []
+        return tags
+
+    # ---- parameters and input -------------------------------------------------------------
+
+    def _validate_params(self) -> None:
+        if not isinstance(self.missing, str) or self.missing not in MISSING_POLICIES:
+            raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {self.missing!r}")
+
+    def _as_frame(self, X: Any, *, reset: bool) -> pd.DataFrame:
+        """Validate X and return it as a DataFrame whose columns carry the fitted names."""
+        name = type(self).__name__
+        if sparse.issparse(X):
+            raise TypeError(
+                f"{name} does not accept sparse input; convert it with X.toarray() first"
+            )
+        if isinstance(X, pd.Series):
+            raise ValueError(
+                "Expected a 2D table, got a pandas Series. Reshape your data either using "
+                "series.to_frame() if it is a single feature or a one-row DataFrame if it is a "
+                "single sample."
+            )
+        if isinstance(X, pd.DataFrame):
+            data = X
+            if data.columns.has_duplicates:
+                dup = sorted({str(c) for c in data.columns[data.columns.duplicated()]})
+                raise ValueError(f"X has duplicated column names: {dup}")
+        else:
+            array = np.asarray(X)
+            if array.ndim != 2:
+                raise ValueError(
+                    f"Expected 2D array, got {array.ndim}D array instead:\narray={array!r}.\n"
+                    "Reshape your data either using array.reshape(-1, 1) if your data has a "
+                    "single feature or array.reshape(1, -1) if it contains a single sample."
+                )
+            if np.iscomplexobj(array):
+                raise ValueError("Complex data not supported")
+            if array.dtype.kind in "US":
+                array = array.astype(object)
+            data = pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])], copy=False)
+            X = array
+        shape = (int(data.shape[0]), int(data.shape[1]))
+        if shape[0] == 0:
+            raise ValueError(_empty_message("sample", shape, name))
+        if shape[1] == 0:
+            raise ValueError(_empty_message("feature", shape, name))
+        validate_data(self, X, reset=reset, skip_check_array=True)
+        if reset:
+            return data.set_axis([str(c) for c in data.columns], axis=1)
+        return data.set_axis(list(self.column_kinds_), axis=1)
+
+    def _check_missing(self, data: pd.DataFrame, missing: np.ndarray) -> None:
+        if self.missing == "error" and missing.any():
+            columns = [str(c) for c, has in zip(data.columns, missing.any(axis=0)) if has]
+            raise ValueError(
+                f"Input contains NaN (missing values) in column(s) {columns}; use "
+                f"missing='false' or missing='indicator' to accept them"
+            )
+
+    @staticmethod
+    def _check_finite(values: np.ndarray, column: str) -> None:
+        if np.isinf(values).any():
+            raise ValueError(f"Input contains infinity in column {column!r}")
+
+    # ---- fit --------------------------------------------------------------------------------
+
+    def fit(self, X: Any, y: Any = None) -> _BaseBinarizer:
+        """Learn the attributes from X (y is ignored).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Training data; DataFrame column names are kept, arrays get ``x0``, ``x1``, ...
+        y : ignored
+            Accepted for pipeline compatibility.
+
+        Returns
+        -------
+        self
+        """
+        self._validate_params()
+        data = self._as_frame(X, reset=True)
+        missing = data.isna().to_numpy()
+        self._check_missing(data, missing)
+
+        kinds: dict[str, str] = {}
+        candidates: list[Condition] = []
+        reasons: dict[str, str] = {}
+        for j, column in enumerate(data.columns):
+            series = data.iloc[:, j]
+            kind = _column_kind(series, column)
+            if kind == "categorical":
+                conditions, reason = self._categorical_conditions(
+                    column, _sorted_categories(series, column)
+                )
+            else:
+                values = _column_to_float(series, column)
+                self._check_finite(values, column)
+                present = values[~np.isnan(values)]
+                if kind == "numeric" and present.size and np.isin(present, (0.0, 1.0)).all():
+                    kind = "binary"
+                if kind == "binary" and not self._binary_as_single:
+                    kind = "numeric"
+                conditions, reason = self._numeric_conditions(column, kind, present)
+            if self.missing == "indicator" and missing[:, j].any():
+                conditions.append(Condition(column, "is missing"))
+            kinds[column] = kind
+            candidates.extend(conditions)
+            if reason is not None:
+                reasons[column] = reason
+        self.column_kinds_ = kinds
+
+        extents = self._evaluate(data, candidates)
+        keep, self.redundant_ = self._select(candidates, extents)
+        self.conditions_ = [c for c, k in zip(candidates, keep) if k]
+        self.dropped_ = self._dropped_columns(list(data.columns), candidates, keep, reasons)
+        names = [c.name for c in self.conditions_]
+        if len(set(names)) != len(names):
+            clashes = sorted({n for n in names if names.count(n) > 1})
+            raise ValueError(
+                f"attribute names {clashes} are produced by more than one column; "
+                "rename the input columns so that the names stay unique"
+            )
+        return self
+
+    def _categorical_conditions(
+        self, column: str, categories: list[Any]
+    ) -> tuple[list[Condition], str | None]:
+        if not categories:
+            return [], "all values missing"
+        conditions = []
+        for value in categories:
+            conditions.append(Condition(column, "==", value))
+            if self._negations():
+                conditions.append(Condition(column, "!=", value))
+        reason = None
+        if len(categories) == 1:
+            reason = f"constant: the only category is {_format_category(categories[0])}"
+        return conditions, reason
+
+    def _negations(self) -> bool:
+        return False
+
+    def _numeric_conditions(
+        self, column: str, kind: str, present: np.ndarray
+    ) -> tuple[list[Condition], str | None]:
+        if present.size == 0:
+            return [], "all values missing"
+        distinct = np.unique(present)
+        if distinct.size == 1:
+            reason = f"constant: the only value is {format_value(distinct[0])}"
+            if kind == "binary":
+                return [Condition(column, "is true")], reason
+            return self._threshold_conditions(column, present, distinct)[0], reason
+        if kind == "binary":
+            return [Condition(column, "is true")], None
+        return self._threshold_conditions(column, present, distinct)
+
+    def _threshold_conditions(
+        self, column: str, present: np.ndarray, distinct: np.ndarray
+    ) -> tuple[list[Condition], str | None]:
+        """Threshold attributes of a numeric column, and why there are none if so."""
+        raise NotImplementedError(f"{type(self).__name__} defines no numeric thresholds")
+
+    def _select(
+        self, conditions: list[Condition], extents: np.ndarray
+    ) -> tuple[np.ndarray, dict[str, str]]:
+        """Which candidate attributes to keep, and why each other one is left out."""
+        n = extents.shape[0]
+        counts = extents.sum(axis=0)
+        constant = (counts == 0) | (counts == n)
+        keep = np.ones(len(conditions), dtype=bool)
+        redundant: dict[str, str] = {}
+        if self._drop_constant():
+            keep &= ~constant
+            for j in np.flatnonzero(constant):
+                side = "true" if counts[j] == n else "false"
+                redundant[conditions[j].name] = f"constant: {side} on every row of the fitting data"
+        candidates = np.flatnonzero(keep)
+        if self._merge_duplicates and candidates.size:
+            packed = np.packbits(extents[:, candidates], axis=0).T
+            rows = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1])))[:, 0]
+            _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
+            for position, j in enumerate(candidates):
+                kept = candidates[first[inverse[position]]]
+                if kept != j:
+                    keep[j] = False
+                    redundant[conditions[j].name] = (
+                        f"same extent on the fitting data as {conditions[kept].name!r}"
+                    )
+        return keep, redundant
+
+    def _dropped_columns(
+        self,
+        columns: Sequence[str],
+        conditions: list[Condition],
+        keep: np.ndarray,
+        reasons: dict[str, str],
+    ) -> dict[str, str]:
+        kept_columns = {c.column for c, k in zip(conditions, keep) if k}
+        generic = "every attribute is constant on the fitting data"
+        if self._merge_duplicates:
+            generic += " or has the extent of an earlier attribute"
+        return {
+            column: reasons.get(column, generic) for column in columns if column not in kept_columns
+        }
+
+    # ---- transform --------------------------------------------------------------------------
+
+    def _evaluate(self, data: pd.DataFrame, conditions: list[Condition]) -> np.ndarray:
+        """Boolean matrix (n, len(conditions)): one whole-column comparison per column and op."""
+        out = np.zeros((data.shape[0], len(conditions)), dtype=bool)
+        by_column: dict[str, dict[str, tuple[list[Any], list[int]]]] = {}
+        for position, condition in enumerate(conditions):
+            values, positions = by_column.setdefault(condition.column, {}).setdefault(
+                condition.op, ([], [])
+            )
+            values.append(condition.value)
+            positions.append(position)
+        for column, ops in by_column.items():
+            series = data[column]
+            kind = self.column_kinds_[column]
+            missing = series.isna().to_numpy()
+            if kind == "categorical":
+                seen = [v for op in ("==", "!=") if op in ops for v in ops[op][0]]
+                categories = pd.Index(list(dict.fromkeys(seen)), dtype=object, tupleize_cols=False)
+                codes = categories.get_indexer(
+                    pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
+                )
+            elif set(ops) != {"is missing"}:  # an all-missing column may only have an indicator
+                numbers = _column_to_float(series, column)
+                self._check_finite(numbers, column)
+            for op, (values, positions) in ops.items():
+                if op == "is missing":
+                    block = missing[:, None]
+                elif op == "is true":
+                    block = (numbers == 1.0)[:, None]
+                elif op in _COMPARE:
+                    block = _COMPARE[op](numbers[:, None], np.asarray(values, dtype=np.float64))
+                else:
+                    wanted = categories.get_indexer(
+                        pd.Index(values, dtype=object, tupleize_cols=False)
+                    )
+                    block = codes[:, None] == wanted[None, :]
+                    if op == "!=":
+                        block = ~block & ~missing[:, None]
+                out[:, positions] = block
+        return out
+
+    def _transform_array(self, X: Any) -> np.ndarray:
+        check_is_fitted(self, "conditions_")
+        data = self._as_frame(X, reset=False)
+        self._check_missing(data, data.isna().to_numpy())
+        return self._evaluate(data, self.conditions_)
+
+    def transform(self, X: Any) -> np.ndarray:
+        """Evaluate every fitted attribute on X.
+
+        Missing values make every attribute of their column false (``x is missing`` is true);
+        under ``missing="indicator"`` a column that had no missing value at fit has no
+        ``is missing`` attribute, so a missing value there only makes its attributes false.
+        A category unseen at fit makes every ``x == v`` false and every ``x != v`` true.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+            Same columns as at fit (by name and order for a DataFrame fitted on a DataFrame).
+
+        Returns
+        -------
+        ndarray of bool, shape (n_samples, n_attributes)
+            Column j is attribute ``conditions_[j]``.
+        """
+        return self._transform_array(X)
+
+    def get_feature_names_out(self, input_features: Any = None) -> np.ndarray:
+        """Names of the output attributes, ``[c.name for c in conditions_]``.
+
+        Parameters
+        ----------
+        input_features : array-like of str, optional
+            If given, must equal the input column names seen at fit.
+
+        Returns
+        -------
+        ndarray of str (object dtype)
+        """
+        check_is_fitted(self, "conditions_")
+        if input_features is not None:
+            expected = list(self.column_kinds_)
+            given = [str(f) for f in input_features]
+            fitted = getattr(self, "feature_names_in_", None)
+            if given != expected and (fitted is None or given != list(fitted)):
+                raise ValueError(
+                    f"input_features {given} do not match the columns seen at fit {expected}"
+                )
+        return np.asarray([c.name for c in self.conditions_], dtype=object)
+
+    def transform_context(self, X: Any):
+        """Binarize X into a :class:`~logicrules.fca.context.FormalContext`.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        FormalContext
+            Objects are the rows (the DataFrame index when X is a DataFrame), attributes the
+            output names of this binarizer.
+        """
+        from logicrules.fca.context import FormalContext
+
+        incidence = self._transform_array(X)
+        names = [c.name for c in self.conditions_]
+        if isinstance(X, pd.DataFrame):
+            return FormalContext(incidence, attributes=names, objects=list(X.index))
+        return FormalContext(incidence, attributes=names)
+
+
+_ATTRIBUTES_DOC = """
+    Attributes
+    ----------
+    conditions_ : list of Condition
+        One per output attribute, in output order (input column order; within a column the
+        value attributes, then ``x is missing``).
+    column_kinds_ : dict of str to str
+        Input column name -> ``"binary"``, ``"numeric"`` or ``"categorical"``.
+    dropped_ : dict of str to str
+        Input column -> why it yields no attribute (constant, all values missing, ...).
+    redundant_ : dict of str to str
+        Candidate attribute name -> why it was left out (constant on the fitting data, or the
+        same extent as an earlier attribute).
+    n_features_in_ : int
+        Number of input columns.
+    feature_names_in_ : ndarray of str
+        Input column names; only set when X was a DataFrame with string column names.
+"""
+
+
+class MedianBinarizer(_BaseBinarizer):
+    """Binarize at the median: the booleanization of the ideal classifier method.
+
+    A numeric column gives one attribute ``x > t`` where ``t`` is the median of the fitting
+    data (missing values ignored), cleaned of float noise: the shortest decimal in
+    ``[median, median + (next larger value - median) / 100]``, so ``t`` splits the fitting data
+    exactly like the median (an average of 0.1 and 0.7 prints as 0.4, not
+    0.39999999999999997). A binary (0/1 or bool)
+    column gives one attribute named after the column; a categorical column gives one-hot
+    ``x == v`` for every observed category. A column whose median equals its maximum would give
+    an always-false attribute: it is dropped and the reason recorded in ``dropped_``.
+
+    Parameters
+    ----------
+    missing : {"error", "false", "indicator"}, default="error"
+        ``"error"``: a missing value raises ValueError (at fit and transform) naming the
+        columns; ``"false"``: a missing value makes every attribute of its column false;
+        ``"indicator"``: as ``"false"``, plus an ``x is missing`` attribute for each column that
+        had missing values at fit.
+    {attributes}
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"age": [40, 50, 60, 70], "sex": ["male", "female", "male", "male"]})
+    >>> MedianBinarizer().fit(X).get_feature_names_out().tolist()
+    ['age > 55', 'sex == female', 'sex == male']
+    """
+
+    def __init__(self, missing: str = "error") -> None:
+        self.missing = missing
+
+    def _threshold_conditions(
+        self, column: str, present: np.ndarray, distinct: np.ndarray
+    ) -> tuple[list[Condition], str | None]:
+        median = float(np.median(present))
+        above = distinct[distinct > median]
+        if above.size == 0:
+            text = format_value(median)
+            return [], (
+                f"constant: the median {text} equals the maximum, so '{column} > {text}' "
+                "would be false on every row"
+            )
+        threshold = _short_threshold(median, float(above[0]), near_low=True)
+        return [Condition(column, ">", threshold)], None
+
+
+MedianBinarizer.__doc__ = MedianBinarizer.__doc__.replace("{attributes}", _ATTRIBUTES_DOC)
+
+
+class QuantileBinarizer(_BaseBinarizer):
+    """Binarize at quantile thresholds, with optional negations.
+
+    A numeric column gives ``x <= t`` and (with ``negations``) ``x > t`` for up to
+    ``n_thresholds`` thresholds. With at most ``n_thresholds + 1`` distinct values, a threshold
+    is placed between every two consecutive distinct values; otherwise at the quantiles
+    ``1/(n+1), ..., n/(n+1)`` of the fitting data, each moved to the gap between the two distinct
+    values around it (so no fitting value lies on a threshold) and duplicates removed. Each
+    threshold is the shortest decimal within the middle half of its gap, nearest to the gap's
+    midpoint (``54.5`` between 54 and 55, ``0.26`` between 0.2513 and 0.2687, ``50`` between
+    40 and 54), so names are short and the printed number is exactly the threshold used. A
+    categorical column gives ``x == v`` and (with ``negations``) ``x != v`` for every observed
+    category; a binary column one attribute named after the column.
+
+    Parameters
+    ----------
+    n_thresholds : int, default=9
+        Maximum number of thresholds per numeric column.
+    negations : bool, default=True
+        Also emit ``x > t`` and ``x != v``. Note that under ``missing="false"`` a missing value
+        makes both ``x <= t`` and ``x > t`` (both ``x == v`` and ``x != v``) false.
+    missing : {"error", "false", "indicator"}, default="false"
+        See :class:`MedianBinarizer`.
+    {attributes}
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"age": [40, 50, 60], "sex": ["male", "female", "male"]})
+    >>> names = QuantileBinarizer().fit(X).get_feature_names_out().tolist()
+    >>> names[:4]
+    ['age <= 45', 'age > 45', 'age <= 55', 'age > 55']
+    >>> names[4:]
+    ['sex == female', 'sex != female', 'sex == male', 'sex != male']
+    """
+
+    def __init__(
+        self, n_thresholds: int = 9, negations: bool = True, missing: str = "false"
+    ) -> None:
+        self.n_thresholds = n_thresholds
+        self.negations = negations
+        self.missing = missing
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if (
+            isinstance(self.n_thresholds, (bool, np.bool_))
+            or not isinstance(self.n_thresholds, (Integral, np.integer))
+            or self.n_thresholds < 1
+        ):
+            raise ValueError(f"n_thresholds must be an integer >= 1, got {self.n_thresholds!r}")
+        if not isinstance(self.negations, (bool, np.bool_)):
+            raise ValueError(f"negations must be True or False, got {self.negations!r}")
+
+    def _negations(self) -> bool:
+        return bool(self.negations)
+
+    def _threshold_conditions(
+        self, column: str, present: np.ndarray, distinct: np.ndarray
+    ) -> tuple[list[Condition], str | None]:
+        if distinct.size <= self.n_thresholds + 1:
+            gaps = np.arange(distinct.size - 1)
+        else:
+            levels = np.arange(1, self.n_thresholds + 1) / (self.n_thresholds + 1)
+            quantiles = np.quantile(present, levels)
+            gaps = np.searchsorted(distinct, quantiles, side="right") - 1
+            gaps = np.unique(gaps[gaps < distinct.size - 1])
+        conditions = []
+        for gap in gaps:
+            lo, hi = float(distinct[gap]), float(distinct[gap + 1])
+            threshold = _short_threshold(lo, hi, near_low=False)
+            conditions.append(Condition(column, "<=", threshold))
+            if self.negations:
+                conditions.append(Condition(column, ">", threshold))
+        return conditions, None
+
+
+QuantileBinarizer.__doc__ = QuantileBinarizer.__doc__.replace("{attributes}", _ATTRIBUTES_DOC)
+
+
+class ThresholdBinarizer(_BaseBinarizer):
+    """All-values scaling: ``x >= v`` and ``x < v`` for every observed value ``v``.
+
+    This is the scaling of the Myocard experiment in the premise-search paper. Every numeric
+    column, 0/1 and bool columns included (as 0/1: ``x >= 1`` and ``x < 1``, which under
+    missing values are not complements of each other), gives ``x >= v`` and ``x < v`` for each
+    distinct non-missing value ``v`` of the fitting data, in increasing ``v``; a categorical
+    column gives ``x == v`` and ``x != v`` per category. Then attributes whose extents on the
+    fitting data are identical are merged, keeping the first in output order (the kept name is
+    recorded in ``redundant_`` for every merged one); duplicates are merged across columns too.
+
+    Constant attributes (``x < min`` is always false; ``x >= min`` is always true when the
+    column has no missing value) are, by default, merged like any duplicate, so the output keeps
+    one always-false and one always-true attribute when the data has them. This reproduces the
+    attribute count of the paper: on Myocard (111 input columns, missing values false in both
+    ``>=`` and ``<``), 1752 candidate attributes give 1587 distinct extents, the empty and the full
+    extent included. With ``drop_constant=True`` those are removed too (1585 on Myocard).
+
+    Parameters
+    ----------
+    missing : {"error", "false", "indicator"}, default="false"
+        See :class:`MedianBinarizer`. Under ``"false"`` (the paper's choice) a missing value
+        makes both ``x >= v`` and ``x < v`` false.
+    drop_constant : bool, default=False
+        Remove attributes constant on the fitting data instead of keeping one representative of
+        each constant extent.
+    {attributes}
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"age": [40.0, 50.0, None], "sex": ["m", "f", "m"]})
+    >>> ThresholdBinarizer(drop_constant=True).fit(X).get_feature_names_out().tolist()
+    ['age >= 40', 'age >= 50', 'age < 50', 'sex != f']
+    """
+
+    _binary_as_single = False
+    _merge_duplicates = True
+
+    def __init__(self, missing: str = "false", drop_constant: bool = False) -> None:
+        self.missing = missing
+        self.drop_constant = drop_constant
+
+    def _validate_params(self) -> None:
+        super()._validate_params()
+        if not isinstance(self.drop_constant, (bool, np.bool_)):
+            raise ValueError(f"drop_constant must be True or False, got {self.drop_constant!r}")
+
+    def _drop_constant(self) -> bool:
+        return bool(self.drop_constant)
+
+    def _negations(self) -> bool:
+        return True
+
+    def _threshold_conditions(
+        self, column: str, present: np.ndarray, distinct: np.ndarray
+    ) -> tuple[list[Condition], str | None]:
+        conditions = []
+        for value in distinct.tolist():
+            conditions.append(Condition(column, ">=", value))
+            conditions.append(Condition(column, "<", value))
+        return conditions, None
+
+
+ThresholdBinarizer.__doc__ = ThresholdBinarizer.__doc__.replace("{attributes}", _ATTRIBUTES_DOC)
