@@ -31,6 +31,17 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "ThresholdBinarizer": ".fca.scaling",
         "RuleClassifier": ".base",
         "get_objective": ".metrics",
+        # studies, saved models and exports
+        "compare_learners": ".compare",
+        "summarize": ".compare",
+        "to_markdown": ".compare",
+        "compare_formulas": ".compare",
+        "restricted_ideal_dnf": ".compare",
+        "save_model": ".persistence",
+        "load_model": ".persistence",
+        "export_formula": ".export",
+        "to_latex": ".export",
+        "to_query": ".export",
         # data
         "load_dataset": ".datasets",
         "list_datasets": ".datasets",
