@@ -30,6 +30,9 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "QuantileBinarizer": ".fca.scaling",
         "ThresholdBinarizer": ".fca.scaling",
         "RuleClassifier": ".base",
+        # learners
+        "find_best_premises": ".fca.search",
+        "OptimalPremiseClassifier": ".fca.estimator",
         "get_objective": ".metrics",
         # studies, saved models and exports
         "compare_learners": ".compare",

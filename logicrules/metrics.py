@@ -124,7 +124,9 @@ OBJECTIVES: dict[str, Objective] = {
 }
 
 
-def get_objective(objective: str | Objective | CountFunction, *, min_support: int = 0) -> Objective:
+def get_objective(
+    objective: str | Objective | CountFunction, *, min_support: int | None = None
+) -> Objective:
     """Resolve an objective by name, or wrap a callable ``f(tp, fp, fn, tn)``.
 
     Parameters
@@ -133,9 +135,10 @@ def get_objective(objective: str | Objective | CountFunction, *, min_support: in
         One of ``OBJECTIVES`` (``"f1"``, ``"accuracy"``, ``"balanced_accuracy"``, ``"jaccard"``,
         ``"precision"``, ``"recall"``, ``"mcc"``, ``"wracc"``), an :class:`Objective`, or a callable
         on count arrays returning scores (higher is better).
-    min_support : int, default 0
+    min_support : int, optional
         Minimum number of covered rows (``tp + fp``); smaller candidates score ``-inf``. Useful
-        with precision, which a single covered positive row would otherwise maximize.
+        with precision, which a single covered positive row would otherwise maximize. When
+        omitted, an :class:`Objective` keeps its own and a name or callable gets 0.
 
     Returns
     -------
@@ -146,7 +149,7 @@ def get_objective(objective: str | Objective | CountFunction, *, min_support: in
     >>> get_objective("precision", min_support=10).min_support
     10
     """
-    if not isinstance(min_support, (int, np.integer)) or min_support < 0:
+    if min_support is not None and (not isinstance(min_support, (int, np.integer)) or min_support < 0):
         raise ValueError(f"min_support must be a non-negative integer, got {min_support!r}")
     if isinstance(objective, Objective):
         base = objective
@@ -161,6 +164,6 @@ def get_objective(objective: str | Objective | CountFunction, *, min_support: in
         base = Objective(name, objective)
     else:
         raise TypeError(f"objective must be a name or a callable, got {type(objective).__name__}")
-    if min_support == base.min_support:
+    if min_support is None or min_support == base.min_support:
         return base
     return Objective(base.name, base.function, base.fractional, int(min_support))

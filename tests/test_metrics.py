@@ -88,3 +88,9 @@ def test_bad_objectives():
         get_objective(3)
     with pytest.raises(ValueError, match="min_support"):
         get_objective("f1", min_support=-1)
+
+
+def test_resolving_an_objective_keeps_its_min_support():
+    prec = get_objective("precision", min_support=5)
+    assert get_objective(prec).min_support == 5
+    assert get_objective(prec, min_support=0).min_support == 0

@@ -1,0 +1,133 @@
+"""scikit-learn classifier predicting with the provably best short premise.
+
+:class:`OptimalPremiseClassifier` binarizes the data, runs :func:`find_best_premises` and predicts
+positive where the best premise holds. Besides the rule it keeps what the search learned about
+the data: the score, the per-size statistics (the FCA paper's Table 1) and the non-dominated
+premises of each size on the true-positive / true-negative plane (the paper's figure, drawn by
+:meth:`OptimalPremiseClassifier.plot_tp_tn`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.utils.validation import check_is_fitted
+
+from logicrules.base import RuleClassifier
+from logicrules.fca.search import DEFAULT_MEMORY_LIMIT, find_best_premises
+from logicrules.formula import Formula
+
+__all__ = ["OptimalPremiseClassifier"]
+
+
+class OptimalPremiseClassifier(RuleClassifier):
+    """Predict with the premise of size <= ``max_size`` that maximizes an objective on training data.
+
+    The premise space is ``P_1 = {m, not m}`` and ``P_k = {p AND q, p OR q : p in P_i,
+    q in P_{k-i}}`` over the binarized attributes; the search is exhaustive and exact (see
+    :func:`logicrules.fca.search.find_best_premises`).
+
+    Parameters
+    ----------
+    max_size : int, default 3
+        Largest number of literals (1 to 4; 4 only for small attribute sets).
+    objective : str or callable, default "f1"
+        Objective of the confusion counts to maximize (any name of
+        :mod:`logicrules.metrics` or a callable ``f(tp, fp, fn, tn)``).
+    binarizer : str or transformer, default "quantile"
+        ``"quantile"`` (:class:`~logicrules.fca.scaling.QuantileBinarizer`), ``"median"``,
+        ``"threshold"`` (all-values scaling), ``"passthrough"`` (X already 0/1) or a
+        transformer with ``fit``/``transform``/``get_feature_names_out``.
+    negations : bool, default True
+        Allow negated attributes as literals.
+    top_k : int, default 1
+        Number of best distinct premises to keep in ``premises_`` (the first one predicts).
+    memory_limit : int or str, default 2 GiB
+        Memory the search may use.
+    min_support : int, default 0
+        Premises covering fewer training rows score -inf (useful with ``objective="precision"``).
+
+    Attributes
+    ----------
+    formula_ : Formula
+        The best premise, over the binarized attribute names.
+    score_ : float
+        Its objective value on the training data.
+    premises_ : list of PremiseResult
+        The ``top_k`` best distinct premises, best first.
+    search_stats_ : SearchStatistics
+        Per-size work and timing; ``search_stats_.to_frame()`` is the paper's Table 1.
+    pareto_ : dict of int -> DataFrame
+        Per size k, the non-dominated premises of size <= k on the TP/TN plane (columns
+        ``formula``, ``size``, ``tp``, ``tn``, ``score``): exact for k <= 2; for k = 3, 4 the
+        larger premises considered are those the search scored exactly (near the optimum).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((200, 4)) < 0.5
+    >>> y = X[:, 0] & (X[:, 1] | X[:, 2])
+    >>> clf = OptimalPremiseClassifier(binarizer="passthrough").fit(X, y)
+    >>> str(clf.formula_), clf.score_
+    ('x0 AND (x1 OR x2)', 1.0)
+    """
+
+    def __init__(self, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
+                 negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
+                 min_support: int = 0):
+        self.max_size = max_size
+        self.objective = objective
+        self.binarizer = binarizer
+        self.negations = negations
+        self.top_k = top_k
+        self.memory_limit = memory_limit
+        self.min_support = min_support
+
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
+        frame = pd.DataFrame(Xb, columns=list(names), copy=False)
+        results, stats = find_best_premises(
+            frame, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
+            negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
+            min_support=self.min_support, pareto=True,
+        )
+        self.premises_ = results
+        self.score_ = results[0].score
+        self.search_stats_ = stats
+        self.pareto_ = {
+            size: pd.DataFrame({
+                "formula": [p.formula for p in front],
+                "size": [p.size for p in front],
+                "tp": [p.tp for p in front],
+                "tn": [p.tn for p in front],
+                "score": [p.score for p in front],
+            })
+            for size, front in (stats.pareto or {}).items()
+        }
+        self.n_positive_ = int(y.sum())
+        self.n_negative_ = int((~y).sum())
+        return results[0].formula
+
+    def plot_tp_tn(self, ax=None, iso_f1=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)):
+        """Draw the non-dominated premises of each size on the TP-TN plane with F1 iso-lines.
+
+        This is the FCA paper's figure: one colour per premise size, the chosen premise
+        highlighted, and lines of equal F1 (``tn = P + N + tp - 2 tp / F1``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Axes to draw on (a new figure when None).
+        iso_f1 : sequence of float
+            F1 values of the iso-lines.
+
+        Returns
+        -------
+        matplotlib Axes
+        """
+        from logicrules.plot import plot_tp_tn
+
+        check_is_fitted(self, "pareto_")
+        return plot_tp_tn(self, ax=ax, iso_f1=iso_f1)

@@ -1,0 +1,244 @@
+"""The premise space P_k of the optimal short premise search, as truth tables over few variables.
+
+``P_1 = {m, not m}`` (or ``M`` alone without negations) and ``P_k = {p AND q, p OR q : p in P_i,
+q in P_{k-i}}`` (DESIGN.md section 2). A premise of size 2 or 3 over *distinct* attributes is a
+read-once formula, and its extent is a union of cells of the truth table of its attributes, so
+it is described exactly by a bit mask over the 4 (pairs) or 8 (triples) cells. Premises of size
+<= 3 that repeat an attribute are functions of at most two attributes, and every such function of
+formula size <= 3 already has a premise of size <= 2 (only XOR/XNOR need 4 leaves; without
+negations only the monotone ``a, b, a AND b, a OR b`` occur), so masks over distinct attributes
+plus the constants ``a AND NOT a`` / ``a OR NOT a`` cover every extent of ``P_1 .. P_3``.
+
+This module enumerates those shapes once (cell masks and a builder of the syntactic formula for
+each mask) and prepares the attributes of a search: duplicate extents merged (and, with
+negations, complementary extents too), constant attributes set aside, bitsets split by class.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from logicrules.formula import And, Formula, Or
+
+__all__ = [
+    "PreparedAttributes",
+    "Shape",
+    "count_premises",
+    "pair_shapes",
+    "prepare_attributes",
+    "shape_matrix",
+    "triple_shapes",
+]
+
+LiteralBuilder = Callable[[int, bool], Formula]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A premise shape over ``k`` variables: its cell mask and how to write it.
+
+    ``mask`` bit ``j`` is set when the premise holds on cell ``j`` of the truth table, cell
+    ``j = sum_i v_i 2^(k-1-i)`` for variable values ``v_0 .. v_{k-1}`` (first variable = most
+    significant bit). ``tree`` is ``("lit", i, negated)`` or ``(op, left, right)`` with ``op`` in
+    {"and", "or"}.
+    """
+
+    mask: int
+    tree: tuple
+
+    def build(self, literal: LiteralBuilder, variables: Sequence[int]) -> Formula:
+        """The formula of this shape over ``variables`` (indices passed to ``literal``)."""
+        return _build(self.tree, literal, variables)
+
+
+def _build(tree: tuple, literal: LiteralBuilder, variables: Sequence[int]) -> Formula:
+    if tree[0] == "lit":
+        return literal(int(variables[tree[1]]), bool(tree[2]))
+    left = _build(tree[1], literal, variables)
+    right = _build(tree[2], literal, variables)
+    return And(left, right) if tree[0] == "and" else Or(left, right)
+
+
+def _truth(tree: tuple, values: tuple[int, ...]) -> bool:
+    if tree[0] == "lit":
+        return bool(values[tree[1]]) != bool(tree[2])
+    left = _truth(tree[1], values)
+    right = _truth(tree[2], values)
+    return (left and right) if tree[0] == "and" else (left or right)
+
+
+def _mask(tree: tuple, k: int) -> int:
+    mask = 0
+    for j, values in enumerate(itertools.product((0, 1), repeat=k)):
+        if _truth(tree, values):
+            mask |= 1 << j
+    return mask
+
+
+def _unique_shapes(trees: list[tuple], k: int) -> tuple[Shape, ...]:
+    shapes: dict[int, Shape] = {}
+    for tree in trees:
+        mask = _mask(tree, k)
+        shapes.setdefault(mask, Shape(mask, tree))
+    return tuple(shapes.values())
+
+
+@lru_cache(maxsize=None)
+def pair_shapes(negations: bool) -> tuple[Shape, ...]:
+    """Distinct premises ``l0 AND l1``, ``l0 OR l1`` over two distinct variables (8 or 2)."""
+    polarities = (False, True) if negations else (False,)
+    trees = [
+        (op, ("lit", 0, p0), ("lit", 1, p1))
+        for op in ("and", "or") for p0 in polarities for p1 in polarities
+    ]
+    return _unique_shapes(trees, 2)
+
+
+@lru_cache(maxsize=None)
+def triple_shapes(negations: bool) -> tuple[Shape, ...]:
+    """Distinct read-once premises of 3 literals over three distinct variables (64 or 8).
+
+    They are ``x o1 (y o2 z)`` for every choice of the lone variable ``x``, operators and
+    polarities: AND-AND and OR-OR (one and seven cells), ``x AND (y OR z)`` and
+    ``x OR (y AND z)``.
+    """
+    polarities = (False, True) if negations else (False,)
+    trees = []
+    for x, y, z in ((0, 1, 2), (1, 0, 2), (2, 0, 1)):
+        for o1, o2 in itertools.product(("and", "or"), repeat=2):
+            for px, py, pz in itertools.product(polarities, repeat=3):
+                trees.append((o1, ("lit", x, px), (o2, ("lit", y, py), ("lit", z, pz))))
+    return _unique_shapes(trees, 3)
+
+
+def shape_matrix(shapes: Sequence[Shape], k: int) -> np.ndarray:
+    """0/1 int64 matrix (len(shapes), 2**k): row ``f`` marks the cells where shape ``f`` holds."""
+    cells = np.arange(2**k)
+    return np.array([(s.mask >> cells) & 1 for s in shapes], dtype=np.int64).reshape(len(shapes), 2**k)
+
+
+def count_premises(n_literals: int, max_size: int) -> list[int]:
+    """Number of syntactic premises of each size 1..max_size, as the definition builds them.
+
+    ``|P_1|`` is the number of literals; ``|P_k| = sum_{i=1}^{floor(k/2)} 2 |P_i| |P_{k-i}|``
+    (two operators, ``p`` from ``P_i`` and ``q`` from ``P_{k-i}``), the iteration count of a naive
+    enumeration (the paper's "# premises").
+
+    Examples
+    --------
+    >>> count_premises(10, 3)
+    [10, 200, 4000]
+    """
+    counts = [0, int(n_literals)]
+    for k in range(2, max_size + 1):
+        counts.append(sum(2 * counts[i] * counts[k - i] for i in range(1, k // 2 + 1)))
+    return counts[1:]
+
+
+def _pack(columns: np.ndarray) -> np.ndarray:
+    """Pack bool (n, m) column-wise into uint64 (m, W), W a multiple of 4 (zero padding)."""
+    n, m = columns.shape
+    words = max(4, -(-max(n, 1) // 256) * 4)
+    packed = np.packbits(columns.T, axis=1, bitorder="little")
+    out = np.zeros((m, words * 8), dtype=np.uint8)
+    out[:, : packed.shape[1]] = packed
+    return out.view(np.uint64)
+
+
+@dataclass(frozen=True)
+class PreparedAttributes:
+    """The attributes of one search, merged and packed.
+
+    Attributes
+    ----------
+    columns : int64 (r,)
+        Original column of each representative (its first occurrence).
+    complement : int64 (r,)
+        An original column whose extent is the complement of the representative's, or -1; used
+        to write ``NOT a`` as that attribute (same size, friendlier text).
+    constant : bool (r,)
+        Representatives whose extent is empty or all objects (never used inside pairs/triples).
+    bits_p, bits_n : uint64 (r, Wp), (r, Wn)
+        Extents over the positive and over the negative objects.
+    tp, fp : int64 (r,)
+        Positive and negative counts of each representative.
+    n_pos, n_neg : int
+        Class sizes.
+    negations : bool
+        Whether negated literals belong to ``P_1``.
+    """
+
+    columns: np.ndarray
+    complement: np.ndarray
+    constant: np.ndarray
+    bits_p: np.ndarray
+    bits_n: np.ndarray
+    tp: np.ndarray
+    fp: np.ndarray
+    n_pos: int
+    n_neg: int
+    negations: bool
+
+    @property
+    def n_literals(self) -> int:
+        """Number of distinct literal extents of the representatives (both polarities)."""
+        return len(self.columns) * (2 if self.negations else 1)
+
+
+def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool) -> PreparedAttributes:
+    """Merge attributes with equal extents (and complementary ones with negations) and pack them.
+
+    Parameters
+    ----------
+    X : bool ndarray (n, m)
+    y : bool ndarray (n,)
+    negations : bool
+
+    Returns
+    -------
+    PreparedAttributes
+    """
+    n, m = X.shape
+    packed = np.packbits(X.T, axis=1) if n else np.zeros((m, 0), np.uint8)
+    if negations and n:
+        # canonical form of {E, not E}: the member not containing object 0
+        flip = X[0]
+        canon = packed.copy()
+        canon[flip] = np.packbits(~X[:, flip].T, axis=1) if flip.any() else canon[flip]
+    else:
+        flip = np.zeros(m, dtype=bool)
+        canon = packed
+    keys = np.ascontiguousarray(canon).view(np.dtype((np.void, max(canon.shape[1], 1)))).ravel() \
+        if canon.shape[1] else np.zeros(m, dtype="V1")
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    order = np.argsort(first)
+    reps = first[order]
+    rank = np.empty_like(order)
+    rank[order] = np.arange(len(order))
+    cls = rank[inverse.ravel()]
+    complement = np.full(len(reps), -1, dtype=np.int64)
+    if negations:
+        opposite = flip != flip[reps][cls]
+        idx = np.flatnonzero(opposite)
+        # first column of each class with the opposite polarity of its representative
+        complement_first = {}
+        for j in idx[::-1]:
+            complement_first[cls[j]] = j
+        for c, j in complement_first.items():
+            complement[c] = j
+    R = X[:, reps]
+    tp = R[y].sum(axis=0).astype(np.int64)
+    fp = R[~y].sum(axis=0).astype(np.int64)
+    n_pos = int(y.sum())
+    n_neg = n - n_pos
+    constant = (tp + fp == 0) | (tp + fp == n)
+    return PreparedAttributes(
+        columns=reps.astype(np.int64), complement=complement, constant=constant,
+        bits_p=_pack(R[y]), bits_n=_pack(R[~y]), tp=tp, fp=fp,
+        n_pos=n_pos, n_neg=n_neg, negations=negations,
+    )

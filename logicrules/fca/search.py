@@ -1,0 +1,1133 @@
+"""Exhaustive search for the optimal short premise (the FCA paper's problem, any objective).
+
+:func:`find_best_premises` returns the premises of size <= ``max_size`` (``P_1 = {m, not m}``,
+``P_k = {p AND q, p OR q : p in P_i, q in P_{k-i}}``, DESIGN.md section 2) with the best values
+of an objective of their confusion counts, over *distinct extents*, exactly.
+
+How it stays exact and fast (details in the modules it uses):
+
+* the objective is tabulated over all ``(tp, fp)`` (:mod:`logicrules.fca.score_table`), so every
+  objective, a callable included, is scored exactly and identically;
+* attributes with equal (with negations: complementary) extents are merged and constant ones set
+  aside (:mod:`logicrules.fca.premise_space`): premises over them add no extent;
+* sizes 1 and 2 are enumerated from single and pair counts (one matrix product);
+* size 3 visits every triple of attributes in a compiled loop (:mod:`logicrules.fca.search_kernels`)
+  that counts ``a AND b AND c`` with popcounts, recovers the 8 truth-table cells and keeps the
+  triple when its best read-once formula passes a *linear* test that every premise better than
+  the current k-th best passes (Dinkelbach's line for F1/Jaccard); survivors are scored exactly,
+  the threshold rises as better premises appear (running threshold);
+* size 4 combines the distinct extents ``P_1 o P_3`` and ``P_2 o P_2`` with exact rectangle
+  bounds of the score table (the paper's Proposition 2, generalized to any objective); it
+  materializes every distinct extent of size 3, so it is for small attribute sets (a clear error
+  names the memory it would need otherwise).
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from logicrules.fca import search_kernels as kernels
+from logicrules.fca.premise_space import (
+    PreparedAttributes,
+    count_premises,
+    pair_shapes,
+    prepare_attributes,
+    shape_matrix,
+    triple_shapes,
+)
+from logicrules.fca.score_table import ScoreTable, linear_filter
+from logicrules.formula import And, Formula, Literal, Or
+from logicrules.metrics import Objective, get_objective
+
+__all__ = [
+    "PremiseResult",
+    "PremiseSearchMemoryError",
+    "SearchStatistics",
+    "SizeStatistics",
+    "find_best_premises",
+]
+
+DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+_MAX_COUNTED_TRIPLES = 20_000    # size-3 distinct extents are counted up to this many scored triples
+
+
+class PremiseSearchMemoryError(MemoryError):
+    """A premise search would need more memory than ``memory_limit`` allows."""
+
+
+@dataclass(frozen=True)
+class PremiseResult:
+    """One premise found by :func:`find_best_premises`.
+
+    Attributes
+    ----------
+    formula : Formula
+        The premise over the input's attributes (column names of a DataFrame, attribute names of
+        a FormalContext, column positions of an array); ``formula.evaluate(X)`` is its extent.
+    score : float
+        Objective value.
+    tp, fp, fn, tn : int
+        Confusion counts of the premise used as a classifier on ``(X, y)``.
+    size : int
+        Number of literals (the smallest premise found for this extent).
+    """
+
+    formula: Formula
+    score: float
+    tp: int
+    fp: int
+    fn: int
+    tn: int
+    size: int
+
+    def __str__(self) -> str:
+        return (f"{self.formula}  (size {self.size}, score {self.score:.6f}, tp={self.tp}, "
+                f"fp={self.fp}, fn={self.fn}, tn={self.tn})")
+
+
+@dataclass
+class SizeStatistics:
+    """Work done for one premise size (the paper's Table 1, one column).
+
+    Attributes
+    ----------
+    size : int
+    premises : int
+        Syntactic premises of this size, counted as the definition builds them
+        (:func:`logicrules.fca.premise_space.count_premises`).
+    extent_combinations : int
+        Combinations of distinct extents (after merging equal/complementary attributes) that
+        produce the premises of this size: literals; pairs x 2-literal shapes; attribute triples
+        x 3-literal read-once shapes; ``E1 x E<=3`` and ``E<=2 x E<=2`` pairs x 2 operators.
+    counted : int
+        Combinations whose counts were computed after the exact pruning bounds (size 3:
+        triples surviving the proximity bound x shapes, each scored by the closed form of the
+        linear filter; size 4: extent pairs surviving the rectangle bounds x 2).
+    tested : int
+        Combinations scored exactly with the objective (size 3: shapes of the triples passing
+        the linear filter; size 4: pairs above the threshold).
+    new_extents : int or None
+        Distinct extents first reached at this size (exact for sizes 1-2 when counted, i.e.
+        with ``return_stats=True``); for size 3 the distinct extents among the tested
+        combinations (counted while at most 20,000 triples are tested), for size 4 the new
+        extents among those above the threshold. None when not counted.
+    kept : int
+        Distinct extents kept for later sizes / in the result list after this size.
+    best_score : float
+        Best score over all sizes up to this one.
+    seconds : float
+    """
+
+    size: int
+    premises: int
+    extent_combinations: int
+    counted: int
+    tested: int
+    new_extents: int | None
+    kept: int
+    best_score: float
+    seconds: float
+
+
+@dataclass
+class SearchStatistics:
+    """Per-size statistics of a search (``sizes``) with the setting it ran in.
+
+    ``pareto`` (filled with ``find_best_premises(..., pareto=True)``) maps each size k to the
+    non-dominated premises of size <= k on the true-positive / true-negative plane (the smallest
+    premise per point): over *every* premise for k <= 2; for k = 3, 4 the premises of size 3, 4
+    taken into account are those the search scored exactly (the ones that could compete with the
+    optimum), so those fronts are exact near the optimum only.
+    """
+
+    sizes: list[SizeStatistics] = field(default_factory=list)
+    n_objects: int = 0
+    n_attributes: int = 0
+    n_distinct_attributes: int = 0
+    objective: str = ""
+    negations: bool = True
+    pareto: dict | None = None
+
+    def to_frame(self):
+        """A DataFrame with one row per size (columns as :class:`SizeStatistics`)."""
+        import pandas as pd
+
+        return pd.DataFrame([vars(s) for s in self.sizes]).set_index("size")
+
+    @property
+    def seconds(self) -> float:
+        """Total search time."""
+        return float(sum(s.seconds for s in self.sizes))
+
+
+# --------------------------------------------------------------------------------- inputs
+_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
+          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
+
+
+def _parse_memory(limit: int | str | None) -> int:
+    """Bytes from an int or a string such as "512MB", "4GB", "1GiB"."""
+    if limit is None:
+        return DEFAULT_MEMORY_LIMIT
+    if isinstance(limit, (int, np.integer, float)) and not isinstance(limit, bool):
+        if limit <= 0:
+            raise ValueError(f"memory_limit must be positive, got {limit}")
+        return int(limit)
+    if isinstance(limit, str):
+        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*", limit.lower())
+        if match and match.group(2) in _UNITS and float(match.group(1)) > 0:
+            return int(float(match.group(1)) * _UNITS[match.group(2)])
+    raise ValueError(f"memory_limit must be a positive number of bytes or a string like '4GB', got {limit!r}")
+
+
+def _as_inputs(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list]:
+    """Boolean matrix, boolean target and the attribute keys formulas should use."""
+    if hasattr(X, "bits") and hasattr(X, "attributes") and hasattr(X, "to_dense"):
+        matrix = np.asarray(X.to_dense(), dtype=bool)
+        keys: list = [str(a) for a in X.attributes]
+    elif hasattr(X, "columns") and hasattr(X, "iloc"):
+        keys = [str(c) for c in X.columns]
+        if len(set(keys)) != len(keys):
+            raise ValueError("X has duplicate column names; formulas could not name attributes")
+        matrix = _boolean_matrix(X.to_numpy())
+    else:
+        matrix = _boolean_matrix(np.asarray(X))
+        keys = list(range(matrix.shape[1]))
+    target = np.asarray(y)
+    if target.ndim != 1 or len(target) != matrix.shape[0]:
+        raise ValueError(f"y must be 1-D with one entry per row of X ({matrix.shape[0]}), got shape {target.shape}")
+    if target.dtype != bool:
+        try:
+            values = target.astype(np.float64)
+        except (TypeError, ValueError):
+            raise ValueError("y must be boolean or 0/1 (the positive class is 1 / True)") from None
+        if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
+            raise ValueError("y must be boolean or 0/1 (the positive class is 1 / True)")
+        target = values.astype(bool)
+    return matrix, target, keys
+
+
+def _boolean_matrix(array: np.ndarray) -> np.ndarray:
+    if array.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_objects, n_attributes), got shape {array.shape}")
+    if array.dtype == bool:
+        return array
+    try:
+        values = array.astype(np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("X must be boolean or 0/1; binarize raw data first (logicrules.fca.scaling)") from None
+    if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
+        raise ValueError("X must be boolean or 0/1 (NaN or other values found); binarize it first")
+    return values.astype(bool)
+
+
+# ------------------------------------------------------------------------ formula specs
+# A candidate premise is described by a small tuple ("spec") and turned into a Formula only
+# when it is returned: ("lit", r, negated), ("const", value, r), ("f2", a, b, shape),
+# ("f3", a, b, c, shape), ("op", "and"|"or", spec, spec); r, a, b, c index representatives.
+
+class _Builder:
+    def __init__(self, prep: PreparedAttributes, keys: list):
+        self.prep = prep
+        self.keys = keys
+
+    def literal(self, r: int, negated: bool) -> Formula:
+        comp = int(self.prep.complement[r])
+        if negated and comp >= 0:
+            return Literal(self.keys[comp])
+        return Literal(self.keys[int(self.prep.columns[r])], negated=negated)
+
+    def build(self, spec: tuple) -> Formula:
+        kind = spec[0]
+        if kind == "lit":
+            return self.literal(spec[1], spec[2])
+        if kind == "const":
+            lit = self.literal(spec[2], False)
+            return And(lit, ~lit) if not spec[1] else Or(lit, ~lit)
+        if kind == "f2":
+            return pair_shapes(self.prep.negations)[spec[3]].build(self.literal, spec[1:3])
+        if kind == "f3":
+            return triple_shapes(self.prep.negations)[spec[4]].build(self.literal, spec[1:4])
+        left, right = self.build(spec[2]), self.build(spec[3])
+        return And(left, right) if spec[1] == "and" else Or(left, right)
+
+
+# --------------------------------------------------------------------------- result list
+class _TopList:
+    """The best ``k`` distinct extents seen so far (smallest premise kept per extent)."""
+
+    def __init__(self, k: int):
+        self.k = k
+        self.entries: dict[bytes, list] = {}   # key -> [score, size, tp, fp, spec]
+
+    def threshold(self) -> float:
+        if len(self.entries) < self.k:
+            return -np.inf
+        return min(e[0] for e in self.entries.values())
+
+    def best(self) -> float:
+        return max((e[0] for e in self.entries.values()), default=-np.inf)
+
+    def offer(self, scores, sizes, tp, fp, extents_p, extents_n, specs) -> None:
+        """Merge candidates (already sorted best first is not required)."""
+        order = np.lexsort((np.asarray(sizes), -np.asarray(scores)))
+        for i in order:
+            score = float(scores[i])
+            if score <= self.threshold():
+                break
+            key = extents_p[i].tobytes() + extents_n[i].tobytes()
+            old = self.entries.get(key)
+            if old is not None:
+                if sizes[i] < old[1]:
+                    old[1], old[4] = int(sizes[i]), specs[i]
+                continue
+            self.entries[key] = [score, int(sizes[i]), int(tp[i]), int(fp[i]), specs[i]]
+            if len(self.entries) > self.k:
+                worst = min(self.entries, key=lambda kk: (self.entries[kk][0], -self.entries[kk][1]))
+                del self.entries[worst]
+
+    def sorted(self) -> list[list]:
+        return sorted(self.entries.values(), key=lambda e: (-e[0], e[1]))
+
+
+def pareto_indices(tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+    """Indices of the points not dominated on the (tp up, fp down) plane, one per distinct point.
+
+    A point is dominated when another has ``tp >=`` and ``fp <=`` with one strict. Returned by
+    increasing ``fp`` (and increasing ``tp``).
+
+    Examples
+    --------
+    >>> pareto_indices(np.array([1, 3, 2, 3]), np.array([0, 5, 5, 2])).tolist()
+    [0, 3]
+    """
+    tp = np.asarray(tp)
+    fp = np.asarray(fp)
+    if not len(tp):
+        return np.zeros(0, dtype=np.int64)
+    order = np.lexsort((-tp, fp))
+    best_before = np.maximum.accumulate(np.concatenate([[-1], tp[order][:-1]]))
+    return order[tp[order] > best_before]
+
+
+class _Fronts:
+    """Per premise size, the non-dominated (tp, fp) premises among those offered."""
+
+    def __init__(self):
+        self.fronts: dict[int, tuple[np.ndarray, np.ndarray, list]] = {}
+
+    def add(self, size: int, tp, fp, specs_of) -> None:
+        """Merge candidates; ``specs_of(indices)`` gives the specs of the chosen ones."""
+        tp = np.asarray(tp, dtype=np.int64).ravel()
+        fp = np.asarray(fp, dtype=np.int64).ravel()
+        keep = pareto_indices(tp, fp)
+        new = (tp[keep], fp[keep], list(specs_of(keep)))
+        if size in self.fronts:
+            old = self.fronts[size]
+            tp2 = np.concatenate([old[0], new[0]])
+            fp2 = np.concatenate([old[1], new[1]])
+            specs = old[2] + new[2]
+            keep = pareto_indices(tp2, fp2)
+            new = (tp2[keep], fp2[keep], [specs[i] for i in keep])
+        self.fronts[size] = new
+
+
+def _select(scores: np.ndarray, threshold: float, limit: int) -> np.ndarray:
+    """Indices of the (at most ``limit``) best scores above ``threshold``."""
+    idx = np.flatnonzero(scores > threshold)
+    if len(idx) > limit:
+        part = np.argpartition(-scores[idx], limit - 1)[:limit]
+        idx = idx[part]
+    return idx
+
+
+# ------------------------------------------------------------------------------ search
+class _Search:
+    """State of one search: prepared attributes, score table, result list, statistics."""
+
+    def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False):
+        self.n, self.m = X.shape
+        self.max_size = max_size
+        self.objective = objective
+        self.top_k = top_k
+        self.memory = memory
+        self.progress = progress
+        self.keys = keys
+        table_bytes = 8 * (int(y.sum()) + 1) * (self.n - int(y.sum()) + 1) * (3 if max_size >= 4 else 1)
+        if table_bytes > memory:
+            raise PremiseSearchMemoryError(
+                f"the score table over all (tp, fp) needs {table_bytes / 1e9:.2f} GB, more than "
+                f"memory_limit={memory / 1e9:.2f} GB; raise memory_limit or subsample rows"
+            )
+        self.prep = prepare_attributes(X, y, negations)
+        nv = int((~self.prep.constant).sum())
+        pair_bytes = 96 * nv * nv      # pair counts, weighted pairs, distances, rooms, temporaries
+        if max_size >= 2 and pair_bytes > memory:
+            raise PremiseSearchMemoryError(
+                f"the pair tables of {nv} distinct attributes need about {pair_bytes / 1e9:.2f} GB, more "
+                f"than memory_limit={memory / 1e9:.2f} GB; raise memory_limit or use fewer attributes")
+        if max_size >= 4:
+            self._check_size4_memory()
+        self.builder = _Builder(self.prep, keys)
+        self.table = ScoreTable.build(objective, self.prep.n_pos, self.prep.n_neg)
+        self.top = _TopList(top_k)
+        self.vars = np.flatnonzero(~self.prep.constant)           # representatives in pairs/triples
+        self.stats = SearchStatistics(
+            n_objects=self.n, n_attributes=self.m, n_distinct_attributes=len(self.prep.columns),
+            objective=objective.name, negations=negations,
+        )
+        n_lit = self.m * (2 if negations else 1)
+        self.premise_counts = count_premises(n_lit, max_size)
+        self.seeds: list[tuple] = []    # a few good size-2 premises to seed size 3 greedily
+        self.fronts = _Fronts() if pareto else None
+
+    # -- helpers -----------------------------------------------------------------------
+    def _scores(self, tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
+        return self.table.values[tp, fp]
+
+    def _lit_bits(self, r: np.ndarray, negated: np.ndarray):
+        """Bits (k, W) of literals (representative r, polarity) over positives and negatives."""
+        p = self.prep
+        bp = p.bits_p[r].copy()
+        bn = p.bits_n[r].copy()
+        neg = np.asarray(negated, dtype=bool)
+        if neg.any():
+            bp[neg] = ~bp[neg] & _mask_words(p.n_pos, bp.shape[1])
+            bn[neg] = ~bn[neg] & _mask_words(p.n_neg, bn.shape[1])
+        return bp, bn
+
+    def _cells_bits(self, variables: np.ndarray):
+        """Cell bitsets (k, 2**v, W) of the truth tables of ``variables`` (k, v)."""
+        k, v = variables.shape
+        out_p = []
+        out_n = []
+        for cell in range(2**v):
+            values = [(cell >> (v - 1 - i)) & 1 for i in range(v)]
+            bp = bn = None
+            for i in range(v):
+                lp, ln = self._lit_bits(variables[:, i], np.full(k, values[i] == 0))
+                bp, bn = (lp, ln) if bp is None else (bp & lp, bn & ln)
+            out_p.append(bp)
+            out_n.append(bn)
+        return np.stack(out_p, axis=1), np.stack(out_n, axis=1)
+
+    def _extents_from_cells(self, cells_p, cells_n, masks: np.ndarray):
+        """OR of the cells selected by ``masks`` (k,) for each row of cells (k, c, W)."""
+        c = cells_p.shape[1]
+        sel = ((masks[:, None] >> np.arange(c)[None, :]) & 1).astype(bool)
+        ep = np.bitwise_or.reduce(np.where(sel[:, :, None], cells_p, np.uint64(0)), axis=1)
+        en = np.bitwise_or.reduce(np.where(sel[:, :, None], cells_n, np.uint64(0)), axis=1)
+        return ep, en
+
+    def _offer_ranked(self, scores, sizes, tp, fp, materialize) -> None:
+        """Offer candidates best first, in growing batches, until none can enter the list.
+
+        ``materialize(indices) -> (bits_p, bits_n, specs)`` builds extents and specs of the chosen
+        candidates only. Batches continue past duplicates of extents already listed, so the
+        ``top_k`` distinct extents are found however many premises share an extent.
+        """
+        scores = np.asarray(scores).ravel()
+        sizes = np.broadcast_to(np.asarray(sizes), scores.shape)
+        idx = np.flatnonzero(scores > self.top.threshold())
+        if not len(idx):
+            return
+        order = idx[np.lexsort((sizes[idx], -scores[idx]))]
+        start, batch = 0, 4 * self.top_k + 8
+        while start < len(order) and scores[order[start]] > self.top.threshold():
+            chunk = order[start:start + batch]
+            ep, en, specs = materialize(chunk)
+            self.top.offer(scores[chunk], sizes[chunk], tp[chunk], fp[chunk], ep, en, specs)
+            start += len(chunk)
+            batch *= 2
+
+    def _tick(self, size, started, combos, tested, new, counted=None) -> None:
+        self.stats.sizes.append(SizeStatistics(
+            size=size, premises=self.premise_counts[size - 1], extent_combinations=int(combos),
+            counted=int(tested if counted is None else counted), tested=int(tested), new_extents=None if new is None else int(new),
+            kept=len(self.top.entries), best_score=float(self.top.best()),
+            seconds=time.perf_counter() - started,
+        ))
+
+    # -- size 1 ------------------------------------------------------------------------
+    def size1(self, count_extents: bool) -> None:
+        started = time.perf_counter()
+        p = self.prep
+        r = np.arange(len(p.columns))
+        neg = np.zeros(len(r), dtype=bool)
+        if p.negations:
+            r = np.concatenate([r, r])
+            neg = np.concatenate([neg, np.ones(len(p.columns), dtype=bool)])
+        tp = np.where(neg, p.n_pos - p.tp[r], p.tp[r])
+        fp = np.where(neg, p.n_neg - p.fp[r], p.fp[r])
+        scores = self._scores(tp, fp)
+        self._offer_ranked(scores, 1, tp, fp, lambda ix: (
+            *self._lit_bits(r[ix], neg[ix]), [("lit", int(r[i]), bool(neg[i])) for i in ix]))
+        if self.fronts is not None:
+            self.fronts.add(1, tp, fp, lambda ix: [("lit", int(r[i]), bool(neg[i])) for i in ix])
+        new = None
+        if count_extents:
+            # distinct literal extents: representatives are distinct up to complement; constants
+            # of both polarities may coincide with nothing else
+            new = len(r)
+        self._tick(1, started, len(r), len(r), new)
+
+    # -- size 2 ------------------------------------------------------------------------
+    def size2(self, count_extents: bool) -> None:
+        started = time.perf_counter()
+        p = self.prep
+        v = self.vars
+        shapes = pair_shapes(p.negations)
+        M = shape_matrix(shapes, 2)                     # (F, 4), cell j = 2 va + vb
+        masks2 = np.array([sh.mask for sh in shapes], dtype=np.int64)
+        Xp = _unpack_rows(p.bits_p[v], p.n_pos).astype(np.float32)
+        Xn = _unpack_rows(p.bits_n[v], p.n_neg).astype(np.float32)
+        self.pair_p = (Xp @ Xp.T).astype(np.int32) if len(v) else np.zeros((0, 0), np.int32)
+        self.pair_n = (Xn @ Xn.T).astype(np.int32) if len(v) else np.zeros((0, 0), np.int32)
+        tpv, fpv = p.tp[v], p.fp[v]
+        nv = len(v)
+        tested = 0
+        seed_pool: list[tuple[float, tuple]] = []
+        hashes = []
+        if count_extents:
+            rng = np.random.default_rng(12345)
+            h = rng.integers(0, 2**30, size=(2, p.n_pos + p.n_neg)).astype(np.float64)
+            Xall = np.concatenate([Xp, Xn], axis=1).astype(np.float64)      # (nv, n)
+            single_h = Xall @ h.T                                            # (nv, 2)
+            total_h = h.sum(axis=1)
+            pair_h = [(Xall * h[k]) @ Xall.T for k in range(2)]              # exact integers
+        block = max(1, int(2e6 // max(nv * len(shapes), 1)))
+        for start in range(0, nv, block):
+            a = np.arange(start, min(nv, start + block))
+            ai, bi = np.nonzero(np.arange(nv)[None, :] > a[:, None])
+            ai = a[ai]
+            if not len(ai):
+                continue
+            pp = self.pair_p[ai, bi].astype(np.int64)
+            pn = self.pair_n[ai, bi].astype(np.int64)
+            cells_p = np.stack([p.n_pos - tpv[ai] - tpv[bi] + pp, tpv[bi] - pp, tpv[ai] - pp, pp], axis=1)
+            cells_n = np.stack([p.n_neg - fpv[ai] - fpv[bi] + pn, fpv[bi] - pn, fpv[ai] - pn, pn], axis=1)
+            tp = (cells_p @ M.T).ravel()                         # (k * F,)
+            fp = (cells_n @ M.T).ravel()
+            flat = self._scores(tp, fp)
+            tested += flat.size
+            seed = _select(flat, -np.inf, 8)
+            seed_pool.extend(
+                (float(flat[j]), ("f2", int(v[ai[j // len(M)]]), int(v[bi[j // len(M)]]), int(j % len(M))))
+                for j in seed)
+
+            def materialize(idx, ai=ai, bi=bi, nf=len(M)):
+                rows, f = idx // nf, idx % nf
+                variables = np.stack([v[ai[rows]], v[bi[rows]]], axis=1)
+                cp_, cn_ = self._cells_bits(variables)
+                ep, en = self._extents_from_cells(cp_, cn_, masks2[f])
+                return ep, en, [("f2", int(a), int(b), int(ff)) for (a, b), ff in zip(variables, f)]
+
+            self._offer_ranked(flat, 2, tp, fp, materialize)
+            if self.fronts is not None:
+                nf = len(M)
+                self.fronts.add(2, tp, fp, lambda ix: [
+                    ("f2", int(v[ai[j // nf]]), int(v[bi[j // nf]]), int(j % nf)) for j in ix])
+            if count_extents:
+                hab = np.stack([pair_h[k][ai, bi] for k in range(2)], axis=1)   # (k, 2)
+                ha, hb = single_h[ai], single_h[bi]
+                cells_h = np.stack([total_h - ha - hb + hab, hb - hab, ha - hab, hab], axis=1)  # (k,4,2)
+                hashes.append(np.einsum("kcs,fc->kfs", cells_h, M.astype(np.float64)).reshape(-1, 2))
+        self._constants(count_extents)
+        seed_pool.sort(key=lambda s: -s[0])
+        self.seeds = [s[1] for s in seed_pool[:8]]
+        new = None
+        if count_extents:
+            lit_h = self._literal_hashes(single_h, total_h)
+            consts = [np.array([[0.0, 0.0], total_h])] if self.prep.negations else []
+            all_h = np.concatenate(hashes + consts) if hashes or consts else np.zeros((0, 2))
+            uniq = _sorted_unique(_hash_key(all_h))
+            known = _sorted_unique(_hash_key(lit_h))
+            pos = np.minimum(np.searchsorted(known, uniq), max(len(known) - 1, 0))
+            new = len(uniq) - (int((known[pos] == uniq).sum()) if len(known) else 0)
+        n_shapes = len(shapes)
+        self._tick(2, started, nv * (nv - 1) // 2 * n_shapes, tested, new)
+
+    def _literal_hashes(self, single_h, total_h) -> np.ndarray:
+        p = self.prep
+        h = [single_h]
+        if p.negations:
+            h.append(total_h[None, :] - single_h)
+        consts = np.flatnonzero(p.constant)
+        out = np.concatenate(h) if h else np.zeros((0, 2))
+        if len(consts):
+            empties = (p.tp[consts] + p.fp[consts]) == 0
+            extra = []
+            if empties.any() or (p.negations and (~empties).any()):
+                extra.append([0.0, 0.0])
+            if (~empties).any() or (p.negations and empties.any()):
+                extra.append(list(total_h))
+            out = np.concatenate([out, np.array(extra).reshape(-1, 2)])
+        return out
+
+    def _constants(self, count_extents: bool) -> None:
+        """With negations, ``a AND NOT a`` (empty) and ``a OR NOT a`` (all) are premises of size 2."""
+        p = self.prep
+        if not p.negations or not len(p.columns):
+            return
+        r = int(self.vars[0]) if len(self.vars) else 0
+        tp = np.array([0, p.n_pos])
+        fp = np.array([0, p.n_neg])
+        scores = self._scores(tp, fp)
+        W = p.bits_p.shape[1], p.bits_n.shape[1]
+        ep = np.stack([np.zeros(W[0], np.uint64), _mask_words(p.n_pos, W[0])])
+        en = np.stack([np.zeros(W[1], np.uint64), _mask_words(p.n_neg, W[1])])
+        specs = [("const", False, r), ("const", True, r)]
+        self.top.offer(scores, np.array([2, 2]), tp, fp, ep, en, specs)
+        if self.fronts is not None:
+            self.fronts.add(2, tp, fp, lambda ix: [specs[i] for i in ix])
+
+    # -- size 3 ------------------------------------------------------------------------
+    def _seed_size3(self) -> None:
+        """Greedy size-3 premises (good size-2 premise AND/OR any literal) raise the threshold early."""
+        p = self.prep
+        if not self.seeds or not len(self.vars):
+            return
+        r = self.vars
+        neg = np.zeros(len(r), dtype=bool)
+        if p.negations:
+            r = np.concatenate([r, r])
+            neg = np.concatenate([neg, np.ones(len(self.vars), dtype=bool)])
+        lp, ln = self._lit_bits(r, neg)
+        shapes = pair_shapes(p.negations)
+        for spec in self.seeds:
+            variables = np.array([[spec[1], spec[2]]])
+            cp_, cn_ = self._cells_bits(variables)
+            qp, qn = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
+            for op in ("and", "or"):
+                ep = (lp & qp) if op == "and" else (lp | qp)
+                en = (ln & qn) if op == "and" else (ln | qn)
+                tp = np.bitwise_count(ep).sum(axis=1).astype(np.int64)
+                fp = np.bitwise_count(en).sum(axis=1).astype(np.int64)
+                scores = self._scores(tp, fp)
+                self._offer_ranked(scores, 3, tp, fp, lambda ix, op=op, spec=spec, ep=ep, en=en: (
+                    ep[ix], en[ix], [("op", op, spec, ("lit", int(r[i]), bool(neg[i]))) for i in ix]))
+                if self.fronts is not None:
+                    self.fronts.add(3, tp, fp, lambda ix, op=op, spec=spec: [
+                        ("op", op, spec, ("lit", int(r[i]), bool(neg[i]))) for i in ix])
+
+    def size3(self, count_extents: bool) -> None:
+        started = time.perf_counter()
+        p = self.prep
+        self._seed_size3()
+        v = self.vars
+        nv = len(v)
+        shapes = triple_shapes(p.negations)
+        M = shape_matrix(shapes, 3)
+        masks = np.array([s.mask for s in shapes], dtype=np.int64)
+        combos = nv * (nv - 1) * (nv - 2) // 6 * len(shapes)
+        bits_p = np.ascontiguousarray(p.bits_p[v])
+        bits_n = np.ascontiguousarray(p.bits_n[v])
+        tpv, fpv = p.tp[v], p.fp[v]
+        tested = 0
+        counted = 0
+        new_keys: set[bytes] = set()
+        pending = list(range(max(nv - 2, 0)))
+        cap = 1024
+        chunk = 32
+        bar = _progress_bar(self.progress, len(pending), "size 3")
+        filt = None
+        filt_for = None
+        while pending:
+            threshold = self.top.threshold()
+            if filt_for != threshold:
+                filt = linear_filter(self.table, threshold)
+                filt_for = threshold
+                if filt is None:
+                    break
+                w_single = filt.alpha * tpv + filt.beta * fpv
+                w_pair = filt.alpha * self.pair_p + filt.beta * self.pair_n.astype(np.float64)
+                w_total = filt.alpha * p.n_pos + filt.beta * p.n_neg
+                distance, distance_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
+            a_list = np.array(pending[:chunk], dtype=np.int64)
+            need = len(a_list) * cap * 2 * 4
+            if need > self.memory:
+                raise PremiseSearchMemoryError(
+                    f"size-3 candidate buffer needs {need / 1e9:.2f} GB > memory_limit; the objective's "
+                    "threshold lets too many triples through (raise memory_limit or lower top_k)")
+            out_bc = np.zeros((len(a_list), cap, 2), dtype=np.int32)
+            out_count = np.zeros(len(a_list), dtype=np.int64)
+            out_counted = np.zeros(len(a_list), dtype=np.int64)
+            with _dynamic_schedule():
+                kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                     filt.threshold, p.negations, distance, distance_const, room, a_list,
+                                     cap, out_bc, out_count, out_counted)
+            kept = np.minimum(out_count, cap)
+            counted += int(out_counted[out_count <= cap].sum()) * len(shapes)
+            a_idx = np.repeat(a_list, kept)
+            bc = np.concatenate([out_bc[i, :kept[i]] for i in range(len(a_list))]) if kept.sum() else \
+                np.zeros((0, 2), np.int32)
+            triples = np.column_stack([a_idx, bc]).astype(np.int64) if len(a_idx) else np.zeros((0, 3), np.int64)
+            tested += int(kept[out_count <= cap].sum()) * len(shapes)
+            if count_extents and tested > _MAX_COUNTED_TRIPLES * len(shapes):
+                count_extents = False       # too many to materialize: report None
+            self._score_triples(triples, M, masks, v, new_keys if count_extents else None)
+            overflow = out_count > cap
+            done = [int(a) for a, o in zip(a_list, overflow) if not o]
+            redo = [int(a) for a, o in zip(a_list, overflow) if o]
+            pending = redo + pending[len(a_list):]
+            if redo:
+                # the threshold rose with the survivors just scored; if it did not, make room
+                if self.top.threshold() == threshold:
+                    cap *= 4
+                chunk = max(1, chunk // 2)
+            if bar is not None:
+                bar.update(len(done))
+        if bar is not None:
+            bar.close()
+        self._tick(3, started, combos, tested, len(new_keys) if count_extents else None, counted)
+
+    def _proximity_pruning(self, filt, w_single, w_pair, w_total):
+        """Distances and rooms for the exact proximity pruning of the triple scan.
+
+        For attributes ``x, y`` let ``M2(x, y)`` be the best filter value ``L = alpha tp + beta
+        fp`` of a premise of size <= 2 over ``{x, y}`` or a constant, and ``room(x, y) =
+        threshold - M2(x, y)``. Substituting ``c := z`` in a premise ``f(a, b, c)``, with ``z``
+        one of ``a, b`` (or their negations, with negations) or a constant, gives a formula of
+        at most 3 leaves over ``{a, b}``: its extent is that of a premise of size <= 2 over
+        ``{a, b}`` or a constant (only XOR/XNOR need 4 leaves; without negations it is
+        monotone), so ``L(f) <= M2(a, b) + weight(c XOR z)``, where a positive row weighs
+        ``|alpha|`` and a negative one ``|beta|``. When that distance is below ``room(a, b)``
+        the triple cannot pass the filter; the same for ``a`` and ``b`` in the role of ``c``.
+        """
+        p = self.prep
+        nv = len(w_single)
+        ua, ub = abs(filt.alpha), abs(filt.beta)
+        scale = ua * p.n_pos + ub * p.n_neg + 1.0
+        tpv, fpv = p.tp[self.vars], p.fp[self.vars]
+        if nv < 3:
+            return np.zeros((nv, nv)), np.zeros(nv), np.full((nv, nv), -np.inf)
+        c11 = w_pair
+        c10 = w_single[:, None] - w_pair
+        c01 = w_single[None, :] - w_pair
+        c00 = w_total - w_single[:, None] - w_single[None, :] + w_pair
+        singles = np.maximum(w_single[:, None], w_single[None, :])
+        best = np.maximum(np.maximum(singles, max(0.0, w_total)), np.maximum(c11, c11 + c10 + c01))
+        if p.negations:
+            cells = np.stack([c00, c01, c10, c11])
+            negated = w_total - w_single
+            best = np.maximum(best, np.maximum(negated[:, None], negated[None, :]))
+            best = np.maximum(best, np.maximum(cells.max(axis=0), w_total - cells.min(axis=0)))
+        room = filt.threshold - best - 1e-9 * scale
+        sym_p = tpv[:, None] + tpv[None, :] - 2 * self.pair_p
+        sym_n = fpv[:, None] + fpv[None, :] - 2 * self.pair_n
+        distance = ua * sym_p + ub * sym_n
+        if p.negations:
+            distance = np.minimum(distance, ua * (p.n_pos - sym_p) + ub * (p.n_neg - sym_n))
+        distance_const = np.minimum(ua * tpv + ub * fpv, ua * (p.n_pos - tpv) + ub * (p.n_neg - fpv))
+        return (np.ascontiguousarray(distance, dtype=np.float64), distance_const.astype(np.float64),
+                np.ascontiguousarray(room, dtype=np.float64))
+
+    def _score_triples(self, triples: np.ndarray, M, masks, v, new_keys) -> None:
+        """Exact scores of all read-once premises over the given triples (positions in ``v``).
+
+        One popcount of ``a AND b AND c`` per class gives the 8 cells by inclusion-exclusion
+        (as in the kernel); extents are built only for the premises that enter the result list.
+        ``new_keys`` (a set, or None) collects the distinct extents of every scored premise.
+        """
+        if not len(triples):
+            return
+        p = self.prep
+        bp, bn = p.bits_p[v], p.bits_n[v]
+        tpv, fpv = p.tp[v], p.fp[v]
+        for start in range(0, len(triples), 65536):
+            t = triples[start:start + 65536]
+            a, b, c = t[:, 0], t[:, 1], t[:, 2]
+            cells = []
+            for bits, single, pair, total in ((bp, tpv, self.pair_p, p.n_pos), (bn, fpv, self.pair_n, p.n_neg)):
+                t3 = np.bitwise_count(bits[a] & bits[b] & bits[c]).sum(axis=1).astype(np.int64)
+                sa, sb, sc = single[a], single[b], single[c]
+                ab, ac, bc = (pair[a, b].astype(np.int64), pair[a, c].astype(np.int64),
+                              pair[b, c].astype(np.int64))
+                cells.append(np.stack([
+                    total - sa - sb - sc + ab + ac + bc - t3, sc - ac - bc + t3, sb - ab - bc + t3, bc - t3,
+                    sa - ab - ac + t3, ac - t3, ab - t3, t3], axis=1))            # cell k = 4 va + 2 vb + vc
+            tp = (cells[0] @ M.T).ravel()
+            fp = (cells[1] @ M.T).ravel()
+            flat = self._scores(tp, fp)
+            variables = v[t]
+            if new_keys is not None:
+                cp_, cn_ = self._cells_bits(variables)
+                rows, f = np.divmod(np.arange(flat.size), len(M))
+                ep, en = self._extents_from_cells(cp_[rows], cn_[rows], masks[f])
+                new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
+
+            def materialize(idx, variables=variables, nf=len(M)):
+                rows, f = np.divmod(idx, nf)
+                cp_, cn_ = self._cells_bits(variables[rows])
+                ep, en = self._extents_from_cells(cp_, cn_, masks[f])
+                return ep, en, [("f3", int(variables[r, 0]), int(variables[r, 1]), int(variables[r, 2]), int(ff))
+                                for r, ff in zip(rows, f)]
+
+            self._offer_ranked(flat, 3, tp, fp, materialize)
+            if self.fronts is not None:
+                nf = len(M)
+                self.fronts.add(3, tp, fp, lambda ix: [
+                    ("f3", int(variables[j // nf, 0]), int(variables[j // nf, 1]), int(variables[j // nf, 2]),
+                     int(j % nf)) for j in ix])
+
+    # -- size 4 ------------------------------------------------------------------------
+    def _check_size4_memory(self) -> None:
+        """Size 4 materializes every extent of size <= 3: refuse before any work if it cannot fit."""
+        p = self.prep
+        nv = int((~p.constant).sum())
+        wp, wn = p.bits_p.shape[1], p.bits_n.shape[1]
+        n_shapes3 = len(triple_shapes(p.negations))
+        estimate = (nv * (nv - 1) * (nv - 2) // 6 * n_shapes3 + nv * nv * 8 + 2 * len(p.columns)) \
+            * (wp + wn) * 8 * 3
+        if estimate > self.memory:
+            raise PremiseSearchMemoryError(
+                f"size 4 materializes every distinct extent of size <= 3: about {estimate / 1e9:.1f} GB "
+                f"for {nv} distinct non-constant attributes, more than memory_limit="
+                f"{self.memory / 1e9:.2f} GB. Use max_size=3, fewer attributes (e.g. a coarser "
+                "binarizer), or raise memory_limit.")
+
+    def _all_extents(self) -> tuple[list[np.ndarray], list[np.ndarray], list[list[tuple]]]:
+        """Distinct extents of sizes 1, 2, 3 (bits over positives, negatives, specs), smallest first."""
+        p = self.prep
+        v = self.vars
+        nv = len(v)
+        wp, wn = p.bits_p.shape[1], p.bits_n.shape[1]
+        r = np.arange(len(p.columns))
+        neg = np.zeros(len(r), dtype=bool)
+        if p.negations:
+            r = np.concatenate([r, r])
+            neg = np.concatenate([neg, np.ones(len(p.columns), dtype=bool)])
+        lp, ln = self._lit_bits(r, neg)
+        levels_p, levels_n, levels_s = [lp], [ln], [[("lit", int(a), bool(b)) for a, b in zip(r, neg)]]
+        # size 2
+        ps, ns, ss = [], [], []
+        shapes2 = pair_shapes(p.negations)
+        masks2 = np.array([s.mask for s in shapes2], dtype=np.int64)
+        if nv >= 2:
+            ai, bi = np.triu_indices(nv, 1)
+            variables = np.stack([v[ai], v[bi]], axis=1)
+            cp_, cn_ = self._cells_bits(variables)
+            for f, mask in enumerate(masks2):
+                ep, en = self._extents_from_cells(cp_, cn_, np.full(len(ai), mask))
+                ps.append(ep)
+                ns.append(en)
+                ss.extend(("f2", int(x), int(y), f) for x, y in variables)
+        if p.negations and len(p.columns):
+            rr = int(v[0]) if nv else 0
+            ps.append(np.stack([np.zeros(wp, np.uint64), _mask_words(p.n_pos, wp)]))
+            ns.append(np.stack([np.zeros(wn, np.uint64), _mask_words(p.n_neg, wn)]))
+            ss.extend([("const", False, rr), ("const", True, rr)])
+        levels_p.append(np.concatenate(ps) if ps else np.zeros((0, wp), np.uint64))
+        levels_n.append(np.concatenate(ns) if ns else np.zeros((0, wn), np.uint64))
+        levels_s.append(ss)
+        # size 3
+        ps, ns, ss = [], [], []
+        shapes3 = triple_shapes(p.negations)
+        if nv >= 3:
+            trip = np.array(list(_combinations3(nv)), dtype=np.int64).reshape(-1, 3)
+            for start in range(0, len(trip), 50_000):
+                t = trip[start:start + 50_000]
+                variables = v[t]
+                cp_, cn_ = self._cells_bits(variables)
+                for f, shape in enumerate(shapes3):
+                    ep, en = self._extents_from_cells(cp_, cn_, np.full(len(t), shape.mask))
+                    ps.append(ep)
+                    ns.append(en)
+                    ss.extend(("f3", int(a), int(b), int(c), f) for a, b, c in variables)
+        levels_p.append(np.concatenate(ps) if ps else np.zeros((0, wp), np.uint64))
+        levels_n.append(np.concatenate(ns) if ns else np.zeros((0, wn), np.uint64))
+        levels_s.append(ss)
+        return _dedupe_levels(levels_p, levels_n, levels_s)
+
+    def size4(self) -> None:
+        started = time.perf_counter()
+        lp, ln, ls = self._all_extents()
+        tps = [kernels.popcount_rows(x) for x in lp]
+        fps = [kernels.popcount_rows(x) for x in ln]
+        sizes_of = [1, 2, 3]
+        prefix = self.table.prefix_max()
+        suffix = self.table.suffix_max()
+        upto3_p = np.concatenate(lp)
+        upto3_n = np.concatenate(ln)
+        upto3_s = ls[0] + ls[1] + ls[2]
+        upto3_size = np.concatenate([np.full(len(x), s) for x, s in zip(lp, sizes_of)])
+        upto3_tp = np.concatenate(tps)
+        upto3_fp = np.concatenate(fps)
+        upto2 = len(lp[0]) + len(lp[1])
+        combos = 2 * len(lp[0]) * len(upto3_p) + upto2 * (upto2 - 1)
+        tested = 0
+        counted = 0
+        new = 0
+        # P_1 o P_<=3 (left = literals, right = everything up to size 3), then P_<=2 o P_<=2
+        jobs = [
+            (lp[0], ln[0], tps[0], fps[0], ls[0], np.ones(len(lp[0]), int),
+             upto3_p, upto3_n, upto3_tp, upto3_fp, upto3_s, upto3_size, False),
+            (upto3_p[:upto2], upto3_n[:upto2], upto3_tp[:upto2], upto3_fp[:upto2], upto3_s[:upto2],
+             upto3_size[:upto2], upto3_p[:upto2], upto3_n[:upto2], upto3_tp[:upto2], upto3_fp[:upto2],
+             upto3_s[:upto2], upto3_size[:upto2], True),
+        ]
+        known = {a.tobytes() + b.tobytes() for a, b in zip(upto3_p, upto3_n)}
+        for (Lp, Ln, Ltp, Lfp, Ls, Lsize, Rp, Rn, Rtp, Rfp, Rs, Rsize, tri) in jobs:
+            pending = list(range(len(Lp)))
+            cap = 256
+            chunk = 64
+            while pending:
+                threshold = self.top.threshold()
+                i_list = np.array(pending[:chunk], dtype=np.int64)
+                out_j = np.zeros((len(i_list), cap), np.int64)
+                out_op = np.zeros((len(i_list), cap), np.int8)
+                out_score = np.zeros((len(i_list), cap), np.float64)
+                out_count = np.zeros(len(i_list), np.int64)
+                out_counted = np.zeros(len(i_list), np.int64)
+                with _dynamic_schedule():
+                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, Ltp, Lfp, Rtp, Rfp, tri, self.table.values,
+                                              prefix, suffix, threshold, i_list, cap, out_j, out_op,
+                                              out_score, out_count, out_counted)
+                kept = np.minimum(out_count, cap)
+                tested += int(kept[out_count <= cap].sum())
+                counted += 2 * int(out_counted[out_count <= cap].sum())
+                if kept.sum():
+                    ii = np.repeat(i_list, kept)
+                    jj = np.concatenate([out_j[k, :kept[k]] for k in range(len(i_list))])
+                    oo = np.concatenate([out_op[k, :kept[k]] for k in range(len(i_list))])
+                    sc = np.concatenate([out_score[k, :kept[k]] for k in range(len(i_list))])
+                    is_and = (oo == 0)[:, None]
+                    ep = np.where(is_and, Lp[ii] & Rp[jj], Lp[ii] | Rp[jj])
+                    en = np.where(is_and, Ln[ii] & Rn[jj], Ln[ii] | Rn[jj])
+                    tp = np.bitwise_count(ep).sum(axis=1).astype(np.int64)
+                    fp = np.bitwise_count(en).sum(axis=1).astype(np.int64)
+                    specs = [("op", "and" if oo[k] == 0 else "or", Ls[ii[k]], Rs[jj[k]]) for k in range(len(ii))]
+                    size = Lsize[ii] + Rsize[jj]
+                    new += sum(1 for a, b in zip(ep, en) if a.tobytes() + b.tobytes() not in known)
+                    self._offer_ranked(sc, size, tp, fp, lambda ix, ep=ep, en=en, specs=specs: (
+                        ep[ix], en[ix], [specs[i] for i in ix]))
+                    if self.fronts is not None:
+                        for sz in np.unique(size):
+                            sel = np.flatnonzero(size == sz)
+                            self.fronts.add(int(sz), tp[sel], fp[sel],
+                                            lambda ix, sel=sel: [specs[sel[i]] for i in ix])
+                overflow = out_count > cap
+                redo = [int(i) for i, o in zip(i_list, overflow) if o]
+                pending = redo + pending[len(i_list):]
+                if redo and self.top.threshold() == threshold:
+                    cap *= 4
+        self._tick(4, started, combos, tested, new, counted)
+
+    # -- results -----------------------------------------------------------------------
+    def pareto(self) -> dict[int, list[PremiseResult]]:
+        """Per size k, the non-dominated premises of size <= k (see ``SearchStatistics.pareto``)."""
+        P, N = self.prep.n_pos, self.prep.n_neg
+        out = {}
+        tp = np.zeros(0, np.int64)
+        fp = np.zeros(0, np.int64)
+        specs: list = []
+        sizes = np.zeros(0, np.int64)
+        for size in range(1, self.max_size + 1):
+            if size in self.fronts.fronts:
+                t, f, sp = self.fronts.fronts[size]
+                tp, fp = np.concatenate([tp, t]), np.concatenate([fp, f])
+                sizes = np.concatenate([sizes, np.full(len(t), size)])
+                specs = specs + list(sp)
+            keep = pareto_indices(tp, fp)          # stable: the smaller premise wins a tie
+            tp, fp, sizes, specs = tp[keep], fp[keep], sizes[keep], [specs[i] for i in keep]
+            scores = self._scores(tp, fp)
+            out[size] = [PremiseResult(formula=self.builder.build(sp), score=float(sc), tp=int(t), fp=int(f),
+                                       fn=P - int(t), tn=N - int(f), size=int(sz))
+                         for t, f, sp, sc, sz in zip(tp, fp, specs, scores, sizes)]
+        return out
+
+    def results(self) -> list[PremiseResult]:
+        out = []
+        P, N = self.prep.n_pos, self.prep.n_neg
+        for score, size, tp, fp, spec in self.top.sorted():
+            out.append(PremiseResult(formula=self.builder.build(spec), score=float(score), tp=tp, fp=fp,
+                                     fn=P - tp, tn=N - fp, size=size))
+        return out
+
+
+def _hash_key(h: np.ndarray) -> np.ndarray:
+    """One uint64 per pair of exact integer extent hashes (each < 2**53)."""
+    h = h.astype(np.uint64)
+    return h[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ h[:, 1]
+
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Distinct values, sorted (a plain sort: faster than np.unique's hashing on 1e7 keys)."""
+    keys = np.sort(keys)
+    return keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
+
+
+def _combinations3(n: int):
+    a, b, c = np.meshgrid(np.arange(n), np.arange(n), np.arange(n), indexing="ij")
+    keep = (a < b) & (b < c)
+    return np.stack([a[keep], b[keep], c[keep]], axis=1)
+
+
+def _dedupe_levels(levels_p, levels_n, levels_s):
+    """Keep the first occurrence of each extent across levels (smallest size first)."""
+    allp = np.concatenate(levels_p)
+    alln = np.concatenate(levels_n)
+    both = np.ascontiguousarray(np.concatenate([allp, alln], axis=1))
+    if both.shape[1] == 0:
+        keys = np.zeros(len(both), dtype="V1")
+    else:
+        keys = both.view(np.dtype((np.void, both.shape[1] * 8))).ravel()
+    _, first = np.unique(keys, return_index=True)
+    first = np.sort(first)
+    bounds = np.cumsum([0] + [len(x) for x in levels_p])
+    specs = [s for level in levels_s for s in level]
+    out_p, out_n, out_s = [], [], []
+    for k in range(len(levels_p)):
+        sel = first[(first >= bounds[k]) & (first < bounds[k + 1])]
+        out_p.append(np.ascontiguousarray(allp[sel]))
+        out_n.append(np.ascontiguousarray(alln[sel]))
+        out_s.append([specs[i] for i in sel])
+    return out_p, out_n, out_s
+
+
+def _mask_words(n: int, words: int) -> np.ndarray:
+    """uint64 (words,) with the first n bits set."""
+    bits = np.zeros(words * 64, dtype=bool)
+    bits[:n] = True
+    return np.packbits(bits, bitorder="little").view(np.uint64)
+
+
+def _unpack_rows(bits: np.ndarray, n: int) -> np.ndarray:
+    """bool (k, n) from packed rows."""
+    return np.unpackbits(bits.view(np.uint8), axis=1, count=n, bitorder="little").astype(bool) \
+        if bits.size else np.zeros((bits.shape[0], n), dtype=bool)
+
+
+class _dynamic_schedule:
+    """Give parallel loop iterations to threads one at a time (their costs differ widely)."""
+
+    def __enter__(self):
+        import numba
+
+        self._old = numba.get_parallel_chunksize()
+        numba.set_parallel_chunksize(1)
+
+    def __exit__(self, *exc):
+        import numba
+
+        numba.set_parallel_chunksize(self._old)
+
+
+def _progress_bar(enabled: bool, total: int, desc: str):
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        raise ImportError("progress=True needs tqdm: pip install tqdm") from None
+    return tqdm(total=total, desc=desc, unit="attr")
+
+
+def find_best_premises(
+    X: Any,
+    y: Any,
+    max_size: int = 3,
+    objective: str | Objective | Any = "f1",
+    top_k: int = 1,
+    negations: bool = True,
+    memory_limit: int | str | None = DEFAULT_MEMORY_LIMIT,
+    return_stats: bool = False,
+    progress: bool = False,
+    min_support: int = 0,
+    pareto: bool = False,
+) -> list[PremiseResult] | tuple[list[PremiseResult], SearchStatistics]:
+    """Find the premises of size <= ``max_size`` with the best objective value, exactly.
+
+    The premise space is ``P_1 = {m, not m : m in M}`` (``M`` alone with ``negations=False``)
+    and ``P_k = {p AND q, p OR q : p in P_i, q in P_{k-i}}``; a premise predicts positive where
+    it holds. The search runs over distinct extents: the ``top_k`` best distinct extents are
+    returned, each with its smallest premise found, best first (ties: smaller size first).
+
+    Parameters
+    ----------
+    X : bool ndarray (n, m), DataFrame of bool/0-1 columns, or FormalContext
+        Binary attributes. Formulas name DataFrame columns (as str), context attributes, or
+        array column positions (int).
+    y : array-like of bool or 0/1, shape (n,)
+        Target; positives are True / 1. All-positive or all-negative targets are allowed.
+    max_size : int, default 3
+        Largest premise size, 1 to 4. Size 4 materializes all distinct extents of size 3 and
+        suits small attribute sets (tens of attributes).
+    objective : str, Objective or callable, default "f1"
+        Any objective of :mod:`logicrules.metrics` ("f1", "accuracy", "balanced_accuracy",
+        "jaccard", "precision", "recall", "mcc", "wracc") or a callable ``f(tp, fp, fn, tn)`` on
+        count arrays (higher is better). It is tabulated over all ``(tp, fp)``.
+    top_k : int, default 1
+        Number of distinct extents to return.
+    negations : bool, default True
+        Include negated attributes in ``P_1``. Use False for scalings that already contain
+        complementary attributes (the all-values scaling of the paper's experiment).
+    memory_limit : int or str, default 2 GiB
+        Bytes (or "512MB", "4GB", "1GiB") the search may allocate for its tables and buffers; a
+        search that cannot fit raises :class:`PremiseSearchMemoryError` before it starts.
+    return_stats : bool, default False
+        Also return the per-size :class:`SearchStatistics` (counting distinct extents of sizes
+        1-2 too, which costs a little more).
+    progress : bool, default False
+        Show a tqdm progress bar for the size-3 scan.
+    min_support : int, default 0
+        Passed to :func:`logicrules.metrics.get_objective` (premises covering fewer rows score
+        -inf), e.g. with ``objective="precision"``.
+    pareto : bool, default False
+        Record the non-dominated premises of each size on the TP/TN plane in the statistics'
+        ``pareto`` (see :class:`SearchStatistics`).
+
+    Returns
+    -------
+    list of PremiseResult, or (list, SearchStatistics) with ``return_stats=True``
+
+    Raises
+    ------
+    ValueError
+        For non-binary X or y, mismatched lengths, bad ``max_size``/``top_k``, or when no
+        premise has a finite score (e.g. ``min_support`` larger than any extent).
+    PremiseSearchMemoryError
+        When the search would exceed ``memory_limit``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 0]], dtype=bool)
+    >>> y = np.array([1, 1, 0, 0], dtype=bool)
+    >>> best = find_best_premises(X, y, max_size=2)[0]
+    >>> best.score, best.size
+    (1.0, 1)
+    """
+    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
+        raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
+    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
+        raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
+    memory = _parse_memory(memory_limit)
+    obj = get_objective(objective, min_support=min_support or None)
+    matrix, target, keys = _as_inputs(X, y)
+    if matrix.shape[1] == 0:
+        raise ValueError("X has no attributes; a premise needs at least one")
+    if matrix.shape[0] == 0:
+        raise ValueError("X has no rows; premises are scored on at least one object")
+    search = _Search(matrix, target, keys, int(max_size), obj, int(top_k), bool(negations), memory, progress,
+                     pareto=bool(pareto))
+    search.size1(return_stats)
+    if max_size >= 2:
+        search.size2(return_stats)
+    if max_size >= 3:
+        search.size3(return_stats)
+    if max_size >= 4:
+        search.size4()
+    results = search.results()
+    if not results:
+        raise ValueError(
+            f"no premise of size <= {max_size} has a finite {obj.name} score"
+            + (f" (min_support={obj.min_support} may exceed what any premise covers)" if obj.min_support else ""))
+    if pareto:
+        search.stats.pareto = search.pareto()
+    return (results, search.stats) if return_stats else results

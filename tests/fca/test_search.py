@@ -1,0 +1,242 @@
+"""find_best_premises against a brute-force enumeration of the premise space from its definition.
+
+The reference builds the extents of P_1 = {m, not m} (or M) and P_k = {p AND q, p OR q : p in
+P_i, q in P_{k-i}} as Python integer bitmasks, level by level, remembering the smallest size at
+which each extent appears, and scores every distinct extent with the objective.
+"""
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from logicrules.fca.search import PremiseSearchMemoryError, find_best_premises
+from logicrules.metrics import OBJECTIVES, get_objective
+
+OBJECTIVE_NAMES = sorted(OBJECTIVES)
+
+
+def brute_force_extents(X, max_size, negations=True):
+    """{extent bitmask: smallest size} over all premises of size <= max_size, from the definition."""
+    n, m = X.shape
+    full = (1 << n) - 1
+    cols = [int(sum(1 << i for i in range(n) if X[i, j])) for j in range(m)]
+    levels = {1: set(cols) | ({full ^ c for c in cols} if negations else set())}
+    for k in range(2, max_size + 1):
+        level = set()
+        for i in range(1, k // 2 + 1):
+            for p in levels[i]:
+                for q in levels[k - i]:
+                    level.add(p & q)
+                    level.add(p | q)
+        levels[k] = level
+    smallest = {}
+    for k in range(1, max_size + 1):
+        for e in levels[k]:
+            smallest.setdefault(e, k)
+    return smallest
+
+
+def score_extents(extents, y, objective):
+    n = len(y)
+    ymask = int(sum(1 << i for i in range(n) if y[i]))
+    P = int(np.sum(y))
+    keys = list(extents)
+    tp = np.array([bin(e & ymask).count("1") for e in keys])
+    fp = np.array([bin(e & ~ymask).count("1") for e in keys])
+    scores = np.asarray(objective(tp, fp, P - tp, n - P - fp), dtype=float)
+    scores = np.where(np.isnan(scores), -np.inf, scores)
+    return keys, scores
+
+
+def check_against_brute_force(X, y, max_size, objective, negations=True, top_k=1):
+    obj = get_objective(objective) if not hasattr(objective, "fractional") else objective
+    results = find_best_premises(X, y, max_size=max_size, objective=obj, negations=negations, top_k=top_k)
+    extents = brute_force_extents(X, max_size, negations)
+    keys, scores = score_extents(extents, y, obj)
+    expected = np.sort(scores)[::-1][:top_k]
+    got = np.array([r.score for r in results])
+    assert len(results) == min(top_k, len(keys))
+    np.testing.assert_allclose(got, expected, rtol=0, atol=1e-12)
+    n = len(y)
+    seen = set()
+    for r in results:
+        ext = r.formula.evaluate(X)
+        assert r.formula.size == r.size <= max_size
+        tp = int((ext & y).sum())
+        fp = int((ext & ~y).sum())
+        assert (r.tp, r.fp, r.fn, r.tn) == (tp, fp, int(y.sum()) - tp, int((~y).sum()) - fp)
+        assert r.score == pytest.approx(float(obj(np.array([tp]), np.array([fp]), np.array([r.fn]),
+                                                  np.array([r.tn]))[0]), abs=1e-12)
+        key = int(sum(1 << i for i in range(n) if ext[i]))
+        assert key in extents and key not in seen
+        seen.add(key)
+        # literals only where allowed
+        if not negations:
+            assert "NOT" not in str(r.formula)
+    if top_k == 1 and results:
+        best = scores.max()
+        smallest = min(extents[k] for k, s in zip(keys, scores) if s == best)
+        assert results[0].size == smallest
+    return results
+
+
+def random_context(seed, n, m, density=0.5):
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, m)) < density
+    y = rng.random(n) < rng.uniform(0.2, 0.7)
+    return X, y
+
+
+@pytest.mark.parametrize("objective", OBJECTIVE_NAMES)
+@pytest.mark.parametrize("negations", [True, False])
+def test_every_objective_size3(objective, negations):
+    for seed in range(4):
+        X, y = random_context(seed, n=30 + 7 * seed, m=5 + seed % 2)
+        check_against_brute_force(X, y, 3, objective, negations=negations)
+
+
+@pytest.mark.parametrize("objective", ["f1", "accuracy", "mcc", "wracc", "balanced_accuracy", "precision"])
+def test_size4(objective):
+    for seed, negations in [(10, True), (11, False)]:
+        X, y = random_context(seed, n=40, m=4 if negations else 5)
+        check_against_brute_force(X, y, 4, objective, negations=negations)
+
+
+@pytest.mark.parametrize("top_k", [2, 5, 17])
+def test_top_k_distinct_extents(top_k):
+    for seed in range(3):
+        X, y = random_context(100 + seed, n=40, m=5)
+        check_against_brute_force(X, y, 3, "f1", top_k=top_k)
+        check_against_brute_force(X, y, 2, "mcc", top_k=top_k, negations=False)
+
+
+def test_callable_and_min_support():
+    X, y = random_context(7, n=50, m=6)
+
+    def youden(tp, fp, fn, tn):
+        tp, fp, fn, tn = (np.asarray(a, float) for a in (tp, fp, fn, tn))
+        return tp / np.maximum(tp + fn, 1) - fp / np.maximum(fp + tn, 1)
+
+    check_against_brute_force(X, y, 3, youden)
+    check_against_brute_force(X, y, 3, get_objective("precision", min_support=8), top_k=3)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    data=st.data(),
+    n=st.integers(1, 60),
+    m=st.integers(1, 6),
+    max_size=st.integers(1, 3),
+    negations=st.booleans(),
+    objective=st.sampled_from(OBJECTIVE_NAMES),
+    top_k=st.integers(1, 4),
+)
+def test_hypothesis_random_contexts(data, n, m, max_size, negations, objective, top_k):
+    X = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=n, max_size=n)))
+    y = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    check_against_brute_force(X.reshape(n, m), y, max_size, objective, negations=negations, top_k=top_k)
+
+
+@pytest.mark.parametrize("objective", ["f1", "accuracy", "mcc", "recall"])
+def test_degenerate_targets(objective):
+    X, _ = random_context(3, n=25, m=4)
+    for y in (np.ones(25, bool), np.zeros(25, bool)):
+        for negations in (True, False):
+            check_against_brute_force(X, y, 3, objective, negations=negations)
+
+
+def test_constant_duplicate_and_complementary_attributes():
+    X, y = random_context(5, n=40, m=3)
+    X = np.column_stack([X, np.ones(40, bool), np.zeros(40, bool), X[:, 0], ~X[:, 1], X[:, 2]])
+    for objective in ("f1", "accuracy", "mcc"):
+        for negations in (True, False):
+            check_against_brute_force(X, y, 3, objective, negations=negations, top_k=3)
+    check_against_brute_force(X[:, [0, 3, 4, 5, 6]], y, 4, "f1")
+
+
+def test_single_attribute_and_max_size_larger_than_attributes():
+    X, y = random_context(6, n=30, m=1)
+    for k in (1, 2, 3, 4):
+        for negations in (True, False):
+            check_against_brute_force(X, y, k, "f1", negations=negations, top_k=3)
+    X2, y2 = random_context(8, n=30, m=2)
+    check_against_brute_force(X2, y2, 4, "accuracy", top_k=4)
+
+
+def test_dataframe_and_names():
+    X, y = random_context(9, n=40, m=4)
+    frame = pd.DataFrame(X.astype(int), columns=["age > 50", "smoker", "male", "chol > 240"])
+    best = find_best_premises(frame, y.astype(int), max_size=3)[0]
+    assert best.formula.attributes <= set(frame.columns)
+    assert (best.formula.evaluate(frame) & y).sum() == best.tp
+
+
+def test_formal_context_input():
+    context_module = pytest.importorskip("logicrules.fca.context")
+    X, y = random_context(14, n=40, m=4)
+    context = context_module.FormalContext(X, attributes=["a", "b", "c", "d"])
+    from_context = find_best_premises(context, y, max_size=3, top_k=2)
+    from_array = find_best_premises(X, y, max_size=3, top_k=2)
+    assert [r.score for r in from_context] == [r.score for r in from_array]
+    best = from_context[0]
+    assert best.formula.attributes <= {"a", "b", "c", "d"}
+    assert int((best.formula.evaluate(context) & y).sum()) == best.tp
+
+
+def test_paper_style_example_finds_planted_rule():
+    rng = np.random.default_rng(1)
+    X = rng.random((300, 12)) < 0.4
+    y = X[:, 3] & (X[:, 7] | X[:, 9])
+    best = find_best_premises(X, y, max_size=3, negations=False)[0]
+    assert best.score == 1.0 and best.size == 3
+    assert np.array_equal(best.formula.evaluate(X), y)
+
+
+def test_statistics():
+    X, y = random_context(12, n=50, m=6)
+    results, stats = find_best_premises(X, y, max_size=3, return_stats=True)
+    frame = stats.to_frame()
+    assert list(frame.index) == [1, 2, 3]
+    assert list(frame["premises"]) == [12, 2 * 12 * 12, 2 * 12 * 2 * 144]
+    assert frame.loc[3, "best_score"] == results[0].score
+    assert (frame["seconds"] >= 0).all()
+    # extent counts of sizes 1-2 equal the brute-force counts of new extents
+    extents = brute_force_extents(X, 2)
+    assert frame.loc[1, "new_extents"] == sum(1 for s in extents.values() if s == 1)
+    assert frame.loc[2, "new_extents"] == sum(1 for s in extents.values() if s == 2)
+
+
+def test_bad_inputs_and_memory_limit():
+    X, y = random_context(13, n=30, m=4)
+    with pytest.raises(ValueError, match="max_size"):
+        find_best_premises(X, y, max_size=0)
+    with pytest.raises(ValueError, match="max_size"):
+        find_best_premises(X, y, max_size=5)
+    with pytest.raises(ValueError, match="top_k"):
+        find_best_premises(X, y, top_k=0)
+    with pytest.raises(ValueError, match="y must"):
+        find_best_premises(X, y[:-1])
+    with pytest.raises(ValueError, match="y must"):
+        find_best_premises(X, np.where(y, 2, 0))
+    with pytest.raises(ValueError, match="0/1"):
+        find_best_premises(np.where(X, 0.5, 0.0), y)
+    with pytest.raises(ValueError, match="2-D"):
+        find_best_premises(X[:, 0], y)
+    with pytest.raises(ValueError, match="no rows"):
+        find_best_premises(X[:0], y[:0])
+    with pytest.raises(ValueError, match="no attributes"):
+        find_best_premises(X[:, :0], y)
+    with pytest.raises(ValueError, match="memory_limit"):
+        find_best_premises(X, y, memory_limit="lots")
+    with pytest.raises(ValueError, match="unknown objective"):
+        find_best_premises(X, y, objective="nope")
+    with pytest.raises(PremiseSearchMemoryError, match="memory_limit"):
+        find_best_premises(X, y, memory_limit=100)
+    big = np.random.default_rng(0).random((30, 80)) < 0.5
+    with pytest.raises(PremiseSearchMemoryError, match="size 4"):
+        find_best_premises(big, y, max_size=4, memory_limit="50MB")
+    assert find_best_premises(X, y, memory_limit="1GiB")[0].score > 0
+    with pytest.raises(ValueError, match="min_support"):
+        find_best_premises(X, y, objective="precision", min_support=31)
