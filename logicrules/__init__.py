@@ -33,6 +33,10 @@ __getattr__, __dir__, __all__ = lazy_exports(
         # learners
         "find_best_premises": ".fca.search",
         "OptimalPremiseClassifier": ".fca.estimator",
+        "IdealDNFClassifier": ".ideal.method",
+        "empirical_ideal_dnf": ".ideal.algorithm",
+        "sample_size_bound": ".ideal.bounds",
+        "separation_sample_size": ".ideal.bounds",
         "get_objective": ".metrics",
         # studies, saved models and exports
         "compare_learners": ".compare",
