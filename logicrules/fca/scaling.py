@@ -649,8 +649,10 @@ class MedianBinarizer(_BaseBinarizer):
     exactly like the median (an average of 0.1 and 0.7 prints as 0.4, not
     0.39999999999999997). A binary (0/1 or bool)
     column gives one attribute named after the column; a categorical column gives one-hot
-    ``x == v`` for every observed category. A column whose median equals its maximum would give
-    an always-false attribute: it is dropped and the reason recorded in ``dropped_``.
+    ``x == v`` for every observed category. A column whose median equals its maximum (a skewed
+    or two-valued column such as a 1/2 code with mostly 2s) would give an always-false
+    ``x > median``; it gets ``x >= median`` instead, the same median cut with the ties on the
+    other side. A column with one value only is dropped and the reason recorded in ``dropped_``.
 
     Parameters
     ----------
@@ -676,12 +678,8 @@ class MedianBinarizer(_BaseBinarizer):
     ) -> tuple[list[Condition], str | None]:
         median = float(np.median(present))
         above = distinct[distinct > median]
-        if above.size == 0:
-            text = format_value(median)
-            return [], (
-                f"constant: the median {text} equals the maximum, so '{column} > {text}' "
-                "would be false on every row"
-            )
+        if above.size == 0:  # median = maximum; distinct has >= 2 values, so some lie below
+            return [Condition(column, ">=", median)], None
         threshold = _short_threshold(median, float(above[0]), near_low=True)
         return [Condition(column, ">", threshold)], None
 

@@ -187,8 +187,11 @@ def test_fitted_thresholds_follow_their_definitions(data):
         # median: same split of the training values as "x > median"
         thresholds = [c.value for c in median.conditions_ if c.column == column]
         m = statistics.median(values)
-        if max(values) == m:
-            assert thresholds == [] and "constant" in median.dropped_[column]
+        if len(distinct) == 1:
+            assert thresholds == [] and "only value" in median.dropped_[column]
+        elif max(values) == m:
+            (cond,) = [c for c in median.conditions_ if c.column == column]
+            assert cond.op == ">=" and cond.value == m and min(values) < m
         else:
             (t,) = thresholds
             assert [v > t for v in values] == [v > m for v in values]
@@ -493,12 +496,12 @@ def test_dropped_columns_record_why():
         }
     )
     fitted = MedianBinarizer(missing="indicator").fit(X)
-    assert set(fitted.dropped_) == {"const", "empty", "skew", "one"}
+    assert set(fitted.dropped_) == {"const", "empty", "one"}
     assert "only value is 5" in fitted.dropped_["const"]
     assert fitted.dropped_["empty"] == "all values missing"
-    assert "median 2 equals the maximum" in fitted.dropped_["skew"]
     assert "only category is a" in fitted.dropped_["one"]
-    assert fitted.get_feature_names_out().tolist() == ["ok > 2.5"]
+    assert fitted.get_feature_names_out().tolist() == ["skew >= 2", "ok > 2.5"]
+    assert fitted.transform(X)[:, 0].tolist() == [False, True, True, True]
     threshold = ThresholdBinarizer(drop_constant=True).fit(X)
     assert set(threshold.dropped_) == {"const", "empty", "one"}
     assert threshold.redundant_["const >= 5"].startswith("constant: true")
