@@ -415,9 +415,10 @@ def _map_features(stage, final, features: list[str], final_names: list[str]) -> 
 
     A median (or quantile) threshold moves when the binarizer is refitted on all training data,
     so attributes are matched by their :class:`Condition`: same column and operator, same value
-    for categorical / binary conditions, and for thresholds the same rank among that column's
-    thresholds (or the nearest threshold when their number changed). Without ``conditions_``
-    names are matched as they are.
+    for categorical / binary conditions, and for thresholds the same direction (``>`` or ``>=``
+    versus ``<`` or ``<=``: the median binarizer cuts a column whose median is its maximum as
+    ``x >= median``) and the same rank among that column's thresholds (or the nearest threshold
+    when their number changed). Without ``conditions_`` names are matched as they are.
     """
     final_set = set(final_names)
     stage_conditions = getattr(stage, "conditions_", None)
@@ -428,14 +429,19 @@ def _map_features(stage, final, features: list[str], final_names: list[str]) -> 
             raise ValueError(f"selected attributes {missing} are not produced by the refitted binarizer")
         return list(features)
     by_name = {c.name: c for c in stage_conditions}
+    direction = {">": ">", ">=": ">", "<": "<", "<=": "<"}
+
+    def kind(c):
+        return c.column, direction.get(c.op, c.op)
+
     mapped = []
     for name in features:
         cond = by_name[name]
-        same = [c for c in final_conditions if c.column == cond.column and c.op == cond.op]
+        same = [c for c in final_conditions if kind(c) == kind(cond)]
         if cond.op in ("==", "!=", "is true", "is missing"):
             match = [c for c in same if c.value == cond.value]
         else:
-            stage_same = [c for c in stage_conditions if c.column == cond.column and c.op == cond.op]
+            stage_same = [c for c in stage_conditions if kind(c) == kind(cond)]
             if len(same) == len(stage_same) and same:
                 match = [same[stage_same.index(cond)]]
             else:

@@ -279,3 +279,17 @@ def test_non_boolean_passthrough_data_is_rejected():
 ])
 def test_sklearn_compatible(estimator, check):
     check(estimator)
+
+
+def test_refit_maps_a_median_cut_across_greater_and_greater_equal():
+    import pandas as pd
+
+    from logicrules.fca.scaling import MedianBinarizer
+    from logicrules.ideal.method import _map_features
+
+    stage = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 4.0, 4.0, 4.0]}))
+    final = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 4.0]}))
+    assert stage.get_feature_names_out().tolist() == ["x >= 4"]
+    names = final.get_feature_names_out().tolist()
+    assert names == ["x > 3"]
+    assert _map_features(stage, final, ["x >= 4"], names) == ["x > 3"]
