@@ -1,0 +1,333 @@
+"""`LPRuleClassifier`: interpretable rules learned by the Boolean group-testing LP.
+
+The estimator binarizes the data (quantile thresholds with negations by default), then learns
+an OR-clause, an AND-clause (De Morgan), a DNF or CNF rule set (sequential covering) or an m-of-n
+checklist (threshold group testing) with :mod:`logicrules.lp.rules`. The LP can be sped up by
+safe column screening and row sampling, both exact (same optimum as the plain LP).
+
+``lam`` is the cost of one literal **as a fraction of the training set**: a literal is worth
+adding when it removes more than ``lam * n_samples`` (weighted) errors. The LP itself receives
+``lam * n_samples`` (the paper's lambda, in units of one error).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from numbers import Real
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from logicrules.base import RuleClassifier
+from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
+from logicrules.lp.rules import (MAX_M_OF_N_TERMS, learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
+                                 learn_or_rule)
+from logicrules.lp.solvers import SOLVERS
+
+__all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
+
+#: Values of the ``rule`` parameter.
+RULE_KINDS = ("or", "and", "dnf", "cnf", "m_of_n")
+#: Candidate values of ``lam`` tried by ``lam="cv"`` (fractions of the training set).
+LAM_GRID = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
+
+
+class LPRuleClassifier(RuleClassifier):
+    """Boolean rule classifier learned by the group-testing LP relaxation (Malioutov et al.).
+
+    Parameters
+    ----------
+    rule : {"or", "and", "dnf", "cnf", "m_of_n"}, default "or"
+        "or": one disjunction of literals; "and": one conjunction (learned by De Morgan as an
+        OR-rule on complemented literals for the complemented label); "dnf"/"cnf": rule sets by
+        sequential covering, at most ``max_clauses`` terms/clauses; "m_of_n": a checklist that
+        fires when at least m of n chosen literals hold.
+    lam : float or "cv", default 0.005
+        Cost of one literal as a fraction of the training rows (see module notes); ``"cv"``
+        picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
+        the larger lam, i.e. the smaller rule).
+    max_clauses : int, default 5
+        Largest number of terms (DNF) or clauses (CNF).
+    binarizer : str or transformer, default "quantile"
+        How raw columns become literals (see :func:`logicrules.base.make_binarizer`); the
+        default is ``QuantileBinarizer(negations=True)``, so every threshold literal comes with
+        its negation. "passthrough" when X is already 0/1.
+    solver : {"highs", "pulp"}, default "highs"
+        LP back end (SciPy HiGHS, or PuLP with HiGHS/CBC). The m-of-n program is always solved
+        by SciPy's HiGHS (``milp``), without screening or row sampling.
+    screening : bool, default True
+        Safe column screening before each solve (never changes the optimum).
+    row_sampling : None, "auto" or float, default None
+        Solve through a sample of the positive rows (exact): a fraction in (0, 1], or "auto"
+        (10% when there are more than 5000 positive rows).
+    rounding : {"threshold", "exact"}, default "threshold"
+        "threshold": best threshold of the LP solution (or greedy cover when better); "exact":
+        solve the integer program.
+    class_weight : None, "balanced" or dict, default None
+        Error costs per class ({label: cost}); "balanced" weighs classes inversely to their size.
+    max_m : int, default 3
+        For ``rule="m_of_n"``: largest threshold m tried by the LP.
+    time_limit : float, optional
+        Seconds per LP/IP solve. An LP that hits it raises ``SolverError``; an integer program
+        stopped with an incumbent warns (``SolverWarning``) and uses it.
+    random_state : None or int, default None
+        Seeds row sampling and the inner cross-validation of ``lam="cv"``.
+
+    Attributes
+    ----------
+    formula_ : Formula
+        The learned rule over ``attribute_names_``. For m-of-n it is the OR of the AND of all
+        m-subsets of the n literals; pairs with more than ``MAX_M_OF_N_TERMS`` (256) such terms
+        are never chosen, so the formula is always exact (``predict`` counts literals directly).
+    lam_ : float
+        The lam used (chosen by cross-validation with ``lam="cv"``).
+    lp_result_ : dict
+        ``objective`` (training objective of the rule, in error units), ``lp_objective``,
+        ``columns_screened``, ``rows_sampled``, ``seconds``, ``n_columns``, ``n_lp_solves``,
+        ``solver`` and ``status``.
+    checklist_ : tuple (list of str, int)
+        For m-of-n: the chosen literal names and m.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5)
+    >>> y = np.array([1, 1, 0, 0] * 5)
+    >>> clf = LPRuleClassifier(binarizer="passthrough").fit(X, y)
+    >>> str(clf.formula_), clf.predict([[1, 0], [0, 1]]).tolist()
+    ('x0', [1, 0])
+    """
+
+    def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
+                 screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
+                 time_limit=None, random_state=None):
+        self.rule = rule
+        self.lam = lam
+        self.max_clauses = max_clauses
+        self.binarizer = binarizer
+        self.solver = solver
+        self.screening = screening
+        self.row_sampling = row_sampling
+        self.rounding = rounding
+        self.class_weight = class_weight
+        self.max_m = max_m
+        self.time_limit = time_limit
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ checks
+    def _check_params(self) -> None:
+        if self.rule not in RULE_KINDS:
+            raise ValueError(f"rule must be one of {', '.join(RULE_KINDS)}, got {self.rule!r}")
+        if not (self.lam == "cv" if isinstance(self.lam, str) else
+                isinstance(self.lam, Real) and np.isfinite(self.lam) and self.lam >= 0):
+            raise ValueError(f"lam must be a number >= 0 or 'cv', got {self.lam!r}")
+        if self.solver not in SOLVERS:
+            raise ValueError(f"solver must be one of {', '.join(SOLVERS)}, got {self.solver!r}")
+        if self.rounding not in ("threshold", "exact"):
+            raise ValueError(f"rounding must be 'threshold' or 'exact', got {self.rounding!r}")
+        if not isinstance(self.max_clauses, (int, np.integer)) or self.max_clauses < 1:
+            raise ValueError(f"max_clauses must be an integer >= 1, got {self.max_clauses!r}")
+        if not isinstance(self.max_m, (int, np.integer)) or self.max_m < 1:
+            raise ValueError(f"max_m must be an integer >= 1, got {self.max_m!r}")
+
+    def _class_costs(self, y: np.ndarray) -> tuple[float, float]:
+        cw = self.class_weight
+        if cw is None:
+            return 1.0, 1.0
+        if isinstance(cw, str):
+            if cw != "balanced":
+                raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
+            n, n_pos = y.size, int(y.sum())
+            return n / (2.0 * max(n_pos, 1)), n / (2.0 * max(n - n_pos, 1))
+        if isinstance(cw, dict):
+            unknown = set(cw) - set(self.classes_.tolist())
+            if unknown:
+                raise ValueError(f"class_weight has labels not in y: {sorted(map(str, unknown))}")
+            return float(cw.get(self.classes_[1], 1.0)), float(cw.get(self.classes_[0], 1.0))
+        raise TypeError(f"class_weight must be None, 'balanced' or a dict, got {type(cw).__name__}")
+
+    # ----------------------------------------------------------------- fitting
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
+        self._check_params()
+        weights = self._class_costs(y)
+        start = time.perf_counter()
+        self.lam_ = self._choose_lam(Xb, y, weights) if isinstance(self.lam, str) else float(self.lam)
+        structure, fits = self._learn(Xb, y, self.lam_, weights)
+        self._structure = structure
+        results = [f.result for f in fits if hasattr(f, "result")]
+        objective = self._training_objective(Xb, y, structure, weights)
+        self.lp_result_ = {
+            "objective": objective,
+            "lp_objective": float(sum(r.objective for r in results)) if results else None,
+            "columns_screened": int(sum(r.columns_screened for r in results)),
+            "rows_sampled": (int(sum(r.rows_sampled for r in results))
+                             if any(r.rows_sampled is not None for r in results) else None),
+            "seconds": time.perf_counter() - start,
+            "n_columns": Xb.shape[1],
+            "n_lp_solves": len(fits[0].lp_objectives) if self.rule == "m_of_n" else len(results),
+            "solver": results[0].solver if results else ("highs-milp" if self.rule == "m_of_n" else None),
+            "status": "optimal" if all(getattr(f, "optimal", True) for f in fits)
+            and all(r.optimal for r in results) else "time_limit",
+        }
+        if self.rule == "m_of_n":
+            columns, m = structure
+            self.m_ = m
+            self.checklist_ = ([names[j] for j in columns], m)
+        return _to_formula(self.rule, structure, names)
+
+    def _solve_options(self) -> dict:
+        return {"solver": self.solver, "screening": self.screening, "row_sampling": self.row_sampling,
+                "rounding": self.rounding, "time_limit": self.time_limit, "random_state": self.random_state}
+
+    def _learn(self, Xb: np.ndarray, y: np.ndarray, lam: float, weights: tuple[float, float]):
+        """Learn the rule's structure: column indices (and m for m-of-n)."""
+        lam_abs = lam * (weights[0] * y.sum() + weights[1] * (~y).sum())
+        options = self._solve_options()
+        if self.rule == "or":
+            fit = learn_or_rule(Xb, y, lam_abs, weights=weights, **options)
+            return fit.columns, [fit]
+        if self.rule == "and":
+            fit = learn_and_rule(Xb, y, lam_abs, weights=weights, **options)
+            return fit.columns, [fit]
+        if self.rule in ("dnf", "cnf"):
+            learner = learn_dnf if self.rule == "dnf" else learn_cnf
+            fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, **options)
+            return fit.terms, fit.fits
+        fit = learn_m_of_n(Xb, y, lam_abs, max_m=int(self.max_m), weights=weights, rounding=self.rounding,
+                           time_limit=self.time_limit)
+        return (fit.columns, fit.m), [fit]
+
+    def _training_objective(self, Xb, y, structure, weights) -> float:
+        pred = _predict_structure(self.rule, structure, Xb)
+        size = _structure_size(self.rule, structure)
+        lam_abs = self.lam_ * (weights[0] * y.sum() + weights[1] * (~y).sum())
+        return float(lam_abs * size + weights[0] * (y & ~pred).sum() + weights[1] * (~y & pred).sum())
+
+    def _choose_lam(self, Xb: np.ndarray, y: np.ndarray, weights) -> float:
+        """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, ties to larger lam)."""
+        smallest = int(min(y.sum(), (~y).sum()))
+        if smallest < 2:
+            return LAM_GRID[len(LAM_GRID) // 2]
+        folds = StratifiedKFold(n_splits=min(3, smallest), shuffle=True, random_state=self.random_state)
+        scores = np.zeros(len(LAM_GRID))
+        for train, test in folds.split(Xb, y):
+            for k, lam in enumerate(LAM_GRID):
+                structure, _ = self._learn(Xb[train], y[train], lam, weights)
+                scores[k] += np.mean(_predict_structure(self.rule, structure, Xb[test]) == y[test])
+        best = np.flatnonzero(scores >= scores.max() - 1e-12)
+        return float(LAM_GRID[best[-1]])
+
+    # -------------------------------------------------------------- prediction
+    def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
+        if self.rule == "m_of_n":
+            return _predict_structure(self.rule, self._structure, Xb)
+        return super()._evaluate(Xb)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.non_deterministic = False
+        return tags
+
+
+def _structure_size(rule: str, structure) -> int:
+    if rule in ("or", "and"):
+        return int(len(structure))
+    if rule in ("dnf", "cnf"):
+        return int(sum(len(t) for t in structure))
+    return int(len(structure[0]))
+
+
+def _predict_structure(rule: str, structure, A: np.ndarray) -> np.ndarray:
+    """Evaluate a learned structure on a boolean literal matrix (fast path, no formula)."""
+    A = np.asarray(A, dtype=bool)
+    if rule == "or":
+        return A[:, structure].any(axis=1)
+    if rule == "and":
+        return A[:, structure].all(axis=1)
+    if rule == "dnf":
+        out = np.zeros(A.shape[0], dtype=bool)
+        for term in structure:
+            out |= A[:, term].all(axis=1)
+        return out
+    if rule == "cnf":
+        out = np.ones(A.shape[0], dtype=bool)
+        for clause in structure:
+            out &= A[:, clause].any(axis=1)
+        return out
+    columns, m = structure
+    if len(columns) == 0:
+        return np.zeros(A.shape[0], dtype=bool)
+    return A[:, columns].sum(axis=1) >= m
+
+
+def _to_formula(rule: str, structure, names: list[str]) -> Formula:
+    """The learned structure as a Formula over the attribute names."""
+    def lits(columns):
+        return [Literal(names[j]) for j in columns]
+
+    if rule == "or":
+        return disjunction(*lits(structure))
+    if rule == "and":
+        return conjunction(*lits(structure))
+    if rule == "dnf":
+        return disjunction(*(conjunction(*lits(t)) for t in structure))
+    if rule == "cnf":
+        return conjunction(*(disjunction(*lits(c)) for c in structure))
+    columns, m = structure
+    if len(columns) == 0:
+        return FALSE
+    if len(columns) < m:
+        return FALSE
+    terms = list(itertools.combinations(lits(columns), m))
+    if len(terms) > MAX_M_OF_N_TERMS:
+        raise ValueError(f"an {m}-of-{len(columns)} rule has {len(terms)} terms, more than {MAX_M_OF_N_TERMS}")
+    return disjunction(*(conjunction(*t) for t in terms))
+
+
+def regularization_path(estimator: LPRuleClassifier, X, y, lams=LAM_GRID, X_test=None, y_test=None) -> pd.DataFrame:
+    """Fit the estimator for each lam: rule size against accuracy.
+
+    Parameters
+    ----------
+    estimator : LPRuleClassifier
+        Template (cloned for every lam; not modified).
+    X, y : training data
+    lams : sequence of float
+        Values of ``lam`` (fractions of the training rows).
+    X_test, y_test : optional
+        Held-out data for a ``test_accuracy`` column.
+
+    Returns
+    -------
+    DataFrame
+        One row per lam: ``lam``, ``rule`` (text), ``size`` (literals), ``train_accuracy``,
+        ``test_accuracy`` (when test data is given), ``seconds``, and ``estimator`` (fitted).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5); y = np.array([1, 1, 0, 0] * 5)
+    >>> path = regularization_path(LPRuleClassifier(binarizer="passthrough"), X, y, lams=[0.01, 0.9])
+    >>> path[["lam", "rule", "size"]].values.tolist()
+    [[0.01, 'x0', 1], [0.9, 'FALSE', 0]]
+    """
+    if not isinstance(estimator, LPRuleClassifier):
+        raise TypeError(f"regularization_path needs an LPRuleClassifier, got {type(estimator).__name__}")
+    if (X_test is None) != (y_test is None):
+        raise ValueError("give both X_test and y_test, or neither")
+    rows = []
+    for lam in lams:
+        model = clone(estimator).set_params(lam=lam)
+        start = time.perf_counter()
+        model.fit(X, y)
+        row = {"lam": lam, "rule": str(model.formula_), "size": model.formula_.size,
+               "train_accuracy": float(model.score(X, y))}
+        if X_test is not None:
+            row["test_accuracy"] = float(model.score(X_test, y_test))
+        row["seconds"] = time.perf_counter() - start
+        row["estimator"] = model
+        rows.append(row)
+    return pd.DataFrame(rows)

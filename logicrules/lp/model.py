@@ -1,0 +1,233 @@
+"""The Boolean group-testing LP of an OR-rule, in the paper's reduced form (19).
+
+An OR-rule over the columns of a 0/1 matrix A (rows = examples, columns = candidate literals)
+is a 0/1 vector w; it fires on row i when ``a_i w >= 1``. The LP relaxation (10) of learning it
+minimizes ``lam * sum(w) + sum(xi)`` with ``a_i w + xi_i >= 1`` on positive rows and
+``a_i w = xi_i`` on negative rows. Substituting the negative rows' errors into the objective gives
+the equivalent form (19), whose only constraints are the positive rows::
+
+    minimize   sum_j c_j w_j + c_pos * sum_{i in P} xi_i,   c_j = lam + c_neg * ||a_Z^j||_1
+    subject to A_P w + xi >= 1,  w >= 0,  xi >= 0
+
+and whose dual (20) is ``maximize sum(mu)`` subject to ``0 <= mu_i <= c_pos`` and
+``mu^T A_P <= c``. The negative rows only enter through the column costs, so the model stores
+``A_P`` (sparse) and the cost vector; the paper's unweighted problem is ``c_pos = c_neg = 1``.
+Class weights (``c_pos``, ``c_neg``) price errors on the two classes separately.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import sparse
+
+__all__ = ["GroupTestingProblem", "as_binary_matrix", "build_problem", "class_costs"]
+
+
+def as_binary_matrix(A, name: str) -> sparse.csr_array:
+    """Validate a dense or sparse 0/1 matrix and return it as a float64 CSR array.
+
+    Parameters
+    ----------
+    A : array-like or scipy sparse matrix of shape (rows, columns)
+        Entries 0/1 or booleans.
+    name : str
+        Name used in error messages (e.g. ``"A_pos"``).
+
+    Returns
+    -------
+    scipy.sparse.csr_array
+        The same matrix (a copy: the input is never modified), explicit zeros removed.
+
+    Examples
+    --------
+    >>> as_binary_matrix([[1, 0], [0, 1]], "A").toarray()
+    array([[1., 0.],
+           [0., 1.]])
+    """
+    if sparse.issparse(A):
+        M = sparse.csr_array(A, dtype=np.float64, copy=True)
+    else:
+        dense = np.asarray(A)
+        if dense.ndim != 2:
+            raise ValueError(f"{name} must be a 2-D 0/1 matrix, got an array with {dense.ndim} dimension(s)")
+        if dense.dtype.kind not in "biuf":
+            raise TypeError(f"{name} must hold 0/1 numbers or booleans, got dtype {dense.dtype}")
+        M = sparse.csr_array(dense.astype(np.float64))
+    if M.ndim != 2:
+        raise ValueError(f"{name} must be 2-D")
+    M.eliminate_zeros()
+    values = M.data
+    if values.size and not (np.isfinite(values).all() and np.all(values == 1.0)):
+        raise ValueError(f"{name} must contain only 0 and 1 (found other values, e.g. NaN or 2)")
+    M.sort_indices()
+    return M
+
+
+def class_costs(weights) -> tuple[float, float]:
+    """Resolve ``weights`` into the costs ``(c_pos, c_neg)`` of one error on each class.
+
+    Parameters
+    ----------
+    weights : None or pair of float
+        None means the paper's unweighted problem ``(1, 1)``; otherwise
+        ``(cost of a positive row left uncovered, cost of a negative row covered)``, both > 0.
+
+    Examples
+    --------
+    >>> class_costs(None), class_costs((2, 0.5))
+    ((1.0, 1.0), (2.0, 0.5))
+    """
+    if weights is None:
+        return 1.0, 1.0
+    try:
+        c_pos, c_neg = (float(v) for v in weights)
+    except (TypeError, ValueError):
+        raise TypeError(f"weights must be None or a pair (positive cost, negative cost), got {weights!r}") from None
+    if not (np.isfinite(c_pos) and np.isfinite(c_neg) and c_pos > 0 and c_neg > 0):
+        raise ValueError(f"class weights must be finite and > 0, got ({c_pos}, {c_neg})")
+    return c_pos, c_neg
+
+
+@dataclass(frozen=True)
+class GroupTestingProblem:
+    """An instance of the LP (19): positive rows, column costs and the positive-error cost.
+
+    Build it with :func:`build_problem`. Methods evaluate primal and dual solutions exactly
+    (vectorized sparse products), so every solver and heuristic shares one definition of the
+    objective and of dual feasibility.
+
+    Attributes
+    ----------
+    A_pos : scipy.sparse.csr_array of shape (p, n)
+        Positive rows over the candidate columns (float 0/1).
+    costs : ndarray of shape (n,)
+        ``c_j = lam + c_neg * (number of negative rows where column j is 1)``.
+    neg_counts : ndarray of shape (n,)
+        Number of negative rows where each column is 1.
+    lam : float
+        Cost of one selected column.
+    c_pos, c_neg : float
+        Cost of an uncovered positive row and of a covered negative row.
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1]], [[0, 1]], lam=0.5)
+    >>> P.costs.tolist(), P.integer_objective(np.array([True, False]))
+    ([0.5, 1.5], 0.5)
+    """
+
+    A_pos: sparse.csr_array
+    costs: np.ndarray
+    neg_counts: np.ndarray
+    lam: float
+    c_pos: float
+    c_neg: float
+
+    @property
+    def n_rows(self) -> int:
+        """Number of positive rows p."""
+        return int(self.A_pos.shape[0])
+
+    @property
+    def n_columns(self) -> int:
+        """Number of candidate columns n."""
+        return int(self.A_pos.shape[1])
+
+    def coverage(self, w: np.ndarray) -> np.ndarray:
+        """``A_P w``: the (weighted) number of selected columns true on each positive row."""
+        return self.A_pos @ np.asarray(w, dtype=np.float64)
+
+    def objective(self, w: np.ndarray) -> float:
+        """Value of (19) at w with the best slack ``xi = max(0, 1 - A_P w)``."""
+        w = np.asarray(w, dtype=np.float64)
+        xi = np.maximum(0.0, 1.0 - self.coverage(w))
+        return float(self.costs @ w + self.c_pos * xi.sum())
+
+    def integer_objective(self, w: np.ndarray) -> float:
+        """Value of the integer program at a 0/1 vector w (uncovered positives pay ``c_pos``)."""
+        w = np.asarray(w, dtype=bool)
+        uncovered = self.coverage(w) < 0.5
+        return float(self.costs[w].sum() + self.c_pos * uncovered.sum())
+
+    def dual_slack(self, mu: np.ndarray) -> np.ndarray:
+        """Reduced costs ``c - mu^T A_P`` of the columns (all >= 0 when mu is dual feasible)."""
+        return self.costs - self.A_pos.T @ np.asarray(mu, dtype=np.float64)
+
+    def dual_violation(self, mu: np.ndarray) -> float:
+        """Largest violation of the dual (20) constraints by mu (0 when feasible)."""
+        mu = np.asarray(mu, dtype=np.float64)
+        if mu.shape != (self.n_rows,):
+            raise ValueError(f"the dual needs one value per positive row ({self.n_rows}), got shape {mu.shape}")
+        bounds = max(0.0, float(-mu.min(initial=0.0)), float((mu - self.c_pos).max(initial=0.0)))
+        slack = self.dual_slack(mu)
+        return max(bounds, float(-slack.min(initial=0.0)))
+
+    def tolerance(self) -> float:
+        """Absolute tolerance for comparing objective values of this instance."""
+        scale = max(1.0, self.c_pos * self.n_rows, float(self.costs.max(initial=0.0)))
+        return 1e-7 * scale
+
+    def restrict_rows(self, rows: np.ndarray) -> GroupTestingProblem:
+        """The problem on a subset of the positive rows (same column costs)."""
+        return GroupTestingProblem(self.A_pos[np.asarray(rows)], self.costs, self.neg_counts,
+                                   self.lam, self.c_pos, self.c_neg)
+
+    def sample_rows(self, rows: np.ndarray) -> GroupTestingProblem:
+        """The problem on a sample of the positive rows, with column costs scaled by its fraction.
+
+        Scaling by ``f = len(rows) / p`` keeps the balance of errors and rule size of the full
+        problem (as if the negative rows and lam were sampled at the same rate); the costs only
+        shrink, so a feasible dual of the sample, padded with zeros, is feasible for the full (20).
+        """
+        rows = np.asarray(rows)
+        fraction = rows.size / max(self.n_rows, 1)
+        return GroupTestingProblem(self.A_pos[rows], self.costs * fraction, self.neg_counts,
+                                   self.lam, self.c_pos, self.c_neg)
+
+    def restrict_columns(self, columns: np.ndarray) -> GroupTestingProblem:
+        """The problem on a subset of the columns (indices or a boolean mask)."""
+        columns = np.asarray(columns)
+        return GroupTestingProblem(self.A_pos[:, columns], self.costs[columns], self.neg_counts[columns],
+                                   self.lam, self.c_pos, self.c_neg)
+
+
+def build_problem(A_pos, A_neg, lam: float, weights=None) -> GroupTestingProblem:
+    """Build the LP (19) for an OR-rule from the positive and the negative rows.
+
+    Parameters
+    ----------
+    A_pos : array-like or sparse matrix of shape (p, n)
+        0/1 rows of the positive examples (the rule should fire on them).
+    A_neg : array-like or sparse matrix of shape (z, n)
+        0/1 rows of the negative examples (the rule should not fire on them); z may be 0.
+    lam : float
+        Cost of one selected column (literal), >= 0, in units of one (weighted) error.
+    weights : None or pair of float, optional
+        ``(c_pos, c_neg)``: cost of an uncovered positive and of a covered negative row.
+
+    Returns
+    -------
+    GroupTestingProblem
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0, 1]], [[1, 1, 0], [0, 0, 0]], lam=1.0)
+    >>> P.costs.tolist()
+    [2.0, 2.0, 1.0]
+    """
+    P = as_binary_matrix(A_pos, "A_pos")
+    Z = as_binary_matrix(A_neg, "A_neg")
+    if P.shape[1] != Z.shape[1]:
+        raise ValueError(f"A_pos and A_neg must have the same columns, got {P.shape[1]} and {Z.shape[1]}")
+    try:
+        lam = float(lam)
+    except (TypeError, ValueError):
+        raise TypeError(f"lam must be a number, got {lam!r}") from None
+    if not np.isfinite(lam) or lam < 0:
+        raise ValueError(f"lam must be finite and >= 0, got {lam}")
+    c_pos, c_neg = class_costs(weights)
+    neg_counts = np.asarray(Z.sum(axis=0), dtype=np.float64).ravel()
+    costs = lam + c_neg * neg_counts
+    return GroupTestingProblem(P, costs, neg_counts, lam, c_pos, c_neg)

@@ -1,0 +1,333 @@
+"""Rules from the group-testing LP: OR/AND clauses, DNF/CNF rule sets, m-of-n checklists.
+
+All learners work on a boolean matrix ``A`` (rows = examples, columns = literals) and a boolean
+target, with ``lam`` the cost of one literal in units of one (weighted) error, and return column
+indices; :mod:`logicrules.lp.estimator` turns them into formulas.
+
+- OR-rule (one clause): the LP (19), rounded (best threshold, or greedy cover when better) or
+  solved as an integer program (``rounding="exact"``).
+- AND-rule by De Morgan: ``AND_{j in S} x_j = NOT OR_{j in S} NOT x_j``, so an OR-rule learned on
+  the complemented literals ``~A`` for the complemented label ``~y`` gives the conjunction.
+- DNF by sequential covering: learn a conjunction, remove the positives it covers, repeat while
+  the new term lowers the training objective, up to ``max_clauses`` terms. CNF is the De Morgan
+  dual: a DNF learned on ``~A`` for ``~y``, read as clauses over ``A``.
+- m-of-n (threshold group testing): the rule fires when at least m of the n chosen literals hold.
+  For each m the LP ``A_P w + xi >= m``, ``A_Z w - zeta <= m - 1``, ``0 <= w <= 1`` (errors in
+  units of missing / surplus literals, so m = 1 is the LP (10)) chooses the literals; the final
+  (literals, m) pair is picked by its exact training objective.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, sparse
+
+from logicrules.lp.model import build_problem, class_costs
+from logicrules.lp.sampling import solve_with_row_sampling
+from logicrules.lp.screening import solve_with_screening, upper_bound
+from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
+
+__all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
+           "learn_m_of_n", "m_of_n_predict", "MAX_M_OF_N_TERMS"]
+
+#: Largest number of AND-terms C(n, m) for which an m-of-n rule is expanded into a DNF formula;
+#: (literals, m) pairs beyond it are not considered, so ``formula_`` is always exact.
+MAX_M_OF_N_TERMS = 256
+
+
+@dataclass
+class ClauseFit:
+    """One clause learned by the LP: column indices and solve statistics."""
+
+    columns: np.ndarray
+    result: LPResult
+    objective: float
+
+
+@dataclass
+class RuleSetFit:
+    """Terms (DNF) or clauses (CNF), each a column-index array; ``fits`` has every LP solved
+    (the last one may have been rejected because it did not lower the objective)."""
+
+    terms: list[np.ndarray]
+    fits: list[ClauseFit] = field(default_factory=list)
+
+
+@dataclass
+class MofNFit:
+    """An m-of-n rule: the n chosen columns and the threshold m."""
+
+    columns: np.ndarray
+    m: int
+    objective: float
+    seconds: float
+    lp_objectives: dict[int, float] = field(default_factory=dict)
+    optimal: bool = True
+
+
+def _check_data(A, y) -> tuple[np.ndarray, np.ndarray]:
+    A = np.asarray(A)
+    y = np.asarray(y)
+    if A.ndim != 2:
+        raise ValueError(f"A must be a 2-D boolean matrix, got {A.ndim} dimension(s)")
+    if y.shape != (A.shape[0],):
+        raise ValueError(f"y must have one entry per row of A ({A.shape[0]}), got shape {y.shape}")
+    return A.astype(bool, copy=False), y.astype(bool, copy=False)
+
+
+def _sampling_fraction(row_sampling, n_positive: int) -> float | None:
+    if row_sampling is None:
+        return None
+    if row_sampling == "auto":
+        return 0.1 if n_positive > 5000 else None
+    try:
+        fraction = float(row_sampling)
+    except (TypeError, ValueError):
+        fraction = np.nan
+    if not 0 < fraction <= 1:
+        raise ValueError(f"row_sampling must be None, 'auto' or a fraction in (0, 1], got {row_sampling!r}")
+    return fraction
+
+
+def learn_or_rule(A, y, lam: float, *, weights=None, solver: str = "highs", screening: bool = True,
+                  row_sampling=None, rounding: str = "threshold", time_limit: float | None = None,
+                  random_state=None) -> ClauseFit:
+    """Learn one OR-clause (the columns of a disjunction) with the LP.
+
+    Parameters
+    ----------
+    A : array-like of bool, shape (n, m)
+        Literal matrix.
+    y : array-like of bool, shape (n,)
+        Target (True = the clause should fire).
+    lam : float
+        Cost of one literal, in units of one (weighted) error.
+    weights : None or pair of float
+        ``(c_pos, c_neg)`` error costs.
+    solver : {"highs", "pulp"}
+    screening : bool
+        Screen columns safely before solving (exact: same optimum).
+    row_sampling : None, "auto" or float
+        Solve through a row sample (:func:`solve_with_row_sampling`); "auto" samples 10% when
+        there are more than 5000 positive rows.
+    rounding : {"threshold", "exact"}
+        "threshold": solve the LP, take the best rule among thresholds of w and the greedy cover.
+        "exact": solve the integer program.
+    time_limit : float, optional
+        Seconds per solve (see :func:`solve_relaxation`).
+
+    Returns
+    -------
+    ClauseFit
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 0], [0, 1], [0, 0]], dtype=bool)
+    >>> learn_or_rule(A, np.array([1, 1, 0, 0], dtype=bool), lam=0.5).columns.tolist()
+    [0]
+    """
+    A, y = _check_data(A, y)
+    if rounding not in ("threshold", "exact"):
+        raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
+    problem = build_problem(sparse.csr_array(A[y]), sparse.csr_array(A[~y]), lam, weights)
+    integral = rounding == "exact"
+    fraction = _sampling_fraction(row_sampling, problem.n_rows)
+    if fraction is not None and problem.n_rows > 1:
+        result = solve_with_row_sampling(None, None, lam, fraction, problem=problem, solver=solver,
+                                         integral=integral, time_limit=time_limit, random_state=random_state)
+    elif screening:
+        result = solve_with_screening(problem, solver=solver, integral=integral, time_limit=time_limit)
+    else:
+        result = solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit)
+    if integral:
+        rule = result.w > 0.5
+        value = result.objective
+    else:
+        value, rule = upper_bound(problem, result.w)
+    return ClauseFit(np.flatnonzero(rule), result, value)
+
+
+def learn_and_rule(A, y, lam: float, *, weights=None, **options) -> ClauseFit:
+    """Learn one conjunction by De Morgan: an OR-rule on ``~A`` for ``~y``.
+
+    The returned columns S mean ``AND_{j in S} A[:, j]``; no column means the constant TRUE.
+    ``weights = (c_pos, c_neg)`` keep their meaning for the original label.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 1], [1, 0], [0, 1], [0, 0]], dtype=bool)
+    >>> learn_and_rule(A, np.array([1, 0, 0, 0], dtype=bool), lam=0.1).columns.tolist()
+    [0, 1]
+    """
+    A, y = _check_data(A, y)
+    c_pos, c_neg = class_costs(weights)
+    return learn_or_rule(~A, ~y, lam, weights=(c_neg, c_pos), **options)
+
+
+def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options) -> RuleSetFit:
+    """Sequential covering: a DNF (OR of conjunctions) of at most ``max_clauses`` terms.
+
+    Each round learns a conjunction on the positives not yet covered plus all negatives, and
+    keeps it only when it lowers the training objective ``lam * size + c_pos * FN + c_neg * FP``.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 1, 0], [1, 1, 0], [0, 0, 1], [0, 1, 1],
+    ...               [0, 1, 0], [1, 0, 0], [0, 0, 0], [1, 0, 0], [0, 1, 0]], dtype=bool)
+    >>> y = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0], dtype=bool)
+    >>> [t.tolist() for t in learn_dnf(A, y, lam=0.1).terms]
+    [[2], [0, 1]]
+    """
+    A, y = _check_data(A, y)
+    if int(max_clauses) < 1:
+        raise ValueError(f"max_clauses must be >= 1, got {max_clauses}")
+    c_pos, c_neg = class_costs(weights)
+    remaining = y.copy()
+    predicted = np.zeros_like(y)
+    fit = RuleSetFit([])
+    for _ in range(int(max_clauses)):
+        if not remaining.any():
+            break
+        rows = remaining | ~y
+        clause = learn_and_rule(A[rows], y[rows], lam, weights=weights, **options)
+        fit.fits.append(clause)
+        fires = A[:, clause.columns].all(axis=1)
+        new_tp = int((fires & remaining).sum())
+        new_fp = int((fires & ~y & ~predicted).sum())
+        if c_pos * new_tp - c_neg * new_fp - lam * clause.columns.size <= 0:
+            break
+        fit.terms.append(clause.columns)
+        remaining &= ~fires
+        predicted |= fires
+    return fit
+
+
+def learn_cnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options) -> RuleSetFit:
+    """A CNF (AND of OR-clauses) by De Morgan: a DNF learned on ``~A`` for ``~y``.
+
+    Each returned column set T means the clause ``OR_{j in T} A[:, j]``.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [0, 1], [0, 0], [0, 0]], dtype=bool)
+    >>> [t.tolist() for t in learn_cnf(A, np.array([1, 1, 0, 0], dtype=bool), lam=0.1).terms]
+    [[0, 1]]
+    """
+    A, y = _check_data(A, y)
+    c_pos, c_neg = class_costs(weights)
+    return learn_dnf(~A, ~y, lam, max_clauses, weights=(c_neg, c_pos), **options)
+
+
+def m_of_n_predict(A, columns, m: int) -> np.ndarray:
+    """Rows where at least m of the given columns are true (the m-of-n rule).
+
+    Examples
+    --------
+    >>> m_of_n_predict(np.array([[1, 1, 0], [1, 0, 0]], dtype=bool), [0, 1, 2], 2).tolist()
+    [True, False]
+    """
+    A = np.asarray(A, dtype=bool)
+    return A[:, np.asarray(columns, dtype=np.intp)].sum(axis=1) >= int(m)
+
+
+def _merged(A: sparse.csr_array) -> tuple[sparse.csr_array, np.ndarray]:
+    """Distinct rows of A and their multiplicities (identical rows share one constraint)."""
+    groups = _row_groups(A) if A.shape[0] > 1 else None
+    if groups is None:
+        return A, np.ones(A.shape[0])
+    first, _, counts = groups
+    return A[first], counts.astype(np.float64)
+
+
+def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: float, c_pos: float,
+               c_neg: float, integral: bool, time_limit) -> tuple[np.ndarray, float, bool]:
+    """Threshold group-testing LP for a fixed m; returns (w, objective, proved optimal).
+
+    minimize ``lam 1'w + c_pos 1'xi + c_neg 1'zeta`` subject to ``A_P w + xi >= m``,
+    ``A_Z w - zeta <= m - 1``, ``0 <= w <= 1``, ``xi, zeta >= 0``: the errors count missing
+    literals on a positive and surplus literals on a negative, so m = 1 is exactly the LP (10).
+    Identical rows are merged, their error costs multiplied by their multiplicity (exact).
+    """
+    A_pos, pos_count = _merged(A_pos)
+    A_neg, neg_count = _merged(A_neg)
+    p, z, n = A_pos.shape[0], A_neg.shape[0], A_pos.shape[1]
+    c = np.concatenate([np.full(n, lam), c_pos * pos_count, c_neg * neg_count])
+    rows_pos = sparse.hstack([A_pos, sparse.identity(p), sparse.csr_array((p, z))])
+    rows_neg = sparse.hstack([A_neg, sparse.csr_array((z, p)), -sparse.identity(z)])
+    constraints = optimize.LinearConstraint(
+        sparse.vstack([rows_pos, rows_neg], format="csr"),
+        lb=np.concatenate([np.full(p, float(m)), np.full(z, -np.inf)]),
+        ub=np.concatenate([np.full(p, np.inf), np.full(z, float(m - 1))]),
+    )
+    bounds = optimize.Bounds(np.zeros(n + p + z), np.concatenate([np.ones(n), np.full(p + z, np.inf)]))
+    integrality = np.concatenate([np.ones(n), np.zeros(p + z)]) if integral else None
+    options = {"time_limit": float(time_limit)} if time_limit is not None else {}
+    if integral:
+        options["mip_rel_gap"] = 0.0
+    res = optimize.milp(c, integrality=integrality, bounds=bounds, constraints=constraints, options=options)
+    if res.status == 1 and res.x is not None:
+        warnings.warn(f"the m-of-n program for m={m} hit time_limit={time_limit} s before proving "
+                      "optimality; using the best solution found", SolverWarning, stacklevel=3)
+    elif res.status != 0 or res.x is None:
+        raise SolverError(f"the m-of-n program for m={m} returned no solution (status {res.status}: "
+                          f"{res.message}); raise time_limit or shrink the problem")
+    return res.x[:n], float(res.fun), res.status == 0
+
+
+def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
+                 time_limit: float | None = None, max_terms: int = MAX_M_OF_N_TERMS) -> MofNFit:
+    """Learn an m-of-n checklist by threshold group testing.
+
+    For each m in 1..max_m the (integer or relaxed) threshold LP selects literals; for every
+    threshold t of its w the literal set ``{j: w_j >= t}`` is combined with every m' whose rule
+    has at most ``max_terms`` DNF terms (``C(n, m') <= max_terms``), and the pair with the least
+    exact training objective ``lam * n + c_pos * FN + c_neg * FP`` wins (ties: fewer literals).
+
+    Examples
+    --------
+    >>> A = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=bool)
+    >>> fit = learn_m_of_n(A, np.array([1, 1, 1, 0, 0, 0], dtype=bool), lam=0.1)
+    >>> fit.columns.tolist(), fit.m
+    ([0, 1, 2], 2)
+    """
+    A, y = _check_data(A, y)
+    if rounding not in ("threshold", "exact"):
+        raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
+    if int(max_m) < 1:
+        raise ValueError(f"max_m must be >= 1, got {max_m}")
+    c_pos, c_neg = class_costs(weights)
+    start = time.perf_counter()
+    A_pos, A_neg = sparse.csr_array(A[y].astype(np.float64)), sparse.csr_array(A[~y].astype(np.float64))
+    n_pos = int(y.sum())
+    best = (c_pos * n_pos, 0, np.zeros(0, dtype=np.intp), 1)  # empty rule: never fires
+    lp_objectives = {}
+    optimal = True
+    for m in range(1, min(int(max_m), A.shape[1]) + 1):
+        w, value, proved = _m_of_n_lp(A_pos, A_neg, m, lam, c_pos, c_neg, rounding == "exact", time_limit)
+        lp_objectives[m] = value
+        optimal &= proved
+        for t in np.unique(w[w > 1e-6]):
+            columns = np.flatnonzero(w >= t)
+            counts = A[:, columns].sum(axis=1)
+            size = columns.size
+            pos_hist = np.bincount(counts[y], minlength=size + 1)
+            neg_hist = np.bincount(counts[~y], minlength=size + 1)
+            tp = np.cumsum(pos_hist[::-1])[::-1]      # tp[k] = positives with count >= k
+            fp = np.cumsum(neg_hist[::-1])[::-1]
+            ks = np.arange(1, size + 1)
+            allowed = np.array([math.comb(size, k) <= max_terms for k in ks])
+            if not allowed.any():
+                continue
+            scores = lam * size + c_pos * (n_pos - tp[ks]) + c_neg * fp[ks]
+            scores = np.where(allowed, scores, np.inf)
+            k = int(np.argmin(scores))
+            candidate = (float(scores[k]), size, columns, int(ks[k]))
+            if (candidate[0], candidate[1]) < (best[0], best[1]):
+                best = candidate
+    return MofNFit(columns=best[2], m=best[3], objective=best[0], seconds=time.perf_counter() - start,
+                   lp_objectives=lp_objectives, optimal=optimal)

@@ -1,0 +1,285 @@
+"""Safe screening of columns (paper's appendix 2) and the cheap bounds that feed it.
+
+For a feasible dual mu of (20) and the value V of a feasible integral solution of (19), fixing
+``w_j = 1`` costs at least ``c_j + sum_{i in N(j)} mu_i`` (N(j): positive rows where column j is
+0), which is the dual bound (22) of the LP left after fixing. When that bound exceeds V, no
+optimal integral rule uses column j, and the column can be dropped before solving. The bound is
+``c_j + sum(mu) - (mu^T A_P)_j`` = the dual value plus the reduced cost of column j, so it is
+computed for all columns with one sparse product.
+
+Screening needs a good pair (mu, V) cheaply, before any LP is solved: :func:`greedy_dual` builds
+a feasible dual from column shares and a greedy fill, and :func:`greedy_cover` and
+:func:`round_solution` build integral rules (greedy set cover, best threshold of a fractional
+LP solution).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from logicrules.lp.model import GroupTestingProblem, build_problem
+from logicrules.lp.solvers import LPResult, solve_problem
+
+__all__ = ["screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
+           "round_solution", "upper_bound", "solve_with_screening"]
+
+
+def screen_columns(A_pos, A_neg, lam: float, dual, upper_bound: float, weights=None) -> np.ndarray:
+    """Safe screening test: boolean mask of the columns to **keep**.
+
+    Parameters
+    ----------
+    A_pos, A_neg : array-like or sparse matrix
+        0/1 rows of the positive and negative examples (see :func:`solve_relaxation`).
+    lam : float
+        Cost of one selected column.
+    dual : array-like of shape (p,)
+        A feasible solution mu of the dual (20) (checked; ValueError when infeasible).
+    upper_bound : float
+        Objective value V of a feasible integral solution of (19), e.g. from
+        :func:`greedy_cover` or :func:`round_solution`.
+    weights : None or pair of float, optional
+        ``(c_pos, c_neg)`` class costs, as in :func:`solve_relaxation`.
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+        False where ``lam + c_neg ||a_Z^j||_1 + sum_{i in N(j)} mu_i > V``: such a column is 0 in
+        every optimal integral solution, so dropping it never changes the integer optimum.
+
+    Examples
+    --------
+    >>> A_pos, A_neg = [[1, 0], [1, 1]], [[0, 1], [0, 1]]
+    >>> screen_columns(A_pos, A_neg, 0.5, dual=[0.5, 0.0], upper_bound=0.5).tolist()
+    [True, False]
+    """
+    return screen_problem(build_problem(A_pos, A_neg, lam, weights), np.asarray(dual, dtype=np.float64),
+                          float(upper_bound))
+
+
+def screen_problem(problem: GroupTestingProblem, mu: np.ndarray, upper: float) -> np.ndarray:
+    """:func:`screen_columns` on a prepared problem: keep-mask of its columns."""
+    violation = problem.dual_violation(mu)
+    if violation > problem.tolerance():
+        raise ValueError(f"the dual solution is not feasible for (20) (violation {violation:.3g}); "
+                         "screening with it would not be safe")
+    if not np.isfinite(upper):
+        raise ValueError(f"upper_bound must be a finite objective value, got {upper}")
+    bound = problem.dual_slack(mu) + float(np.sum(mu))  # = c_j + sum_{i in N(j)} mu_i
+    return bound <= upper + problem.tolerance()
+
+
+def repair_dual(problem: GroupTestingProblem, mu: np.ndarray) -> np.ndarray:
+    """Make a nearly feasible dual (solver round-off) exactly feasible by clipping and scaling."""
+    mu = np.clip(np.asarray(mu, dtype=np.float64), 0.0, problem.c_pos)
+    load = problem.A_pos.T @ mu
+    over = load > problem.costs
+    if over.any():
+        mu = mu * float(np.min(problem.costs[over] / load[over]))
+    return mu
+
+
+def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, *,
+                fractional: bool = False) -> np.ndarray:
+    """Raise the dual on ``rows`` greedily, in the given order, keeping (20) feasible.
+
+    With ``fractional=False`` (the paper's H1 step) a row gets ``mu_k = c_pos`` when every column
+    true on it still has slack >= c_pos, and keeps its value otherwise; with ``fractional=True``
+    it is raised by as much as the tightest column allows. One pass over the rows' nonzeros;
+    the scan is sequential by definition (each decision changes the slack the next one sees).
+
+    Parameters
+    ----------
+    problem : GroupTestingProblem
+    mu : ndarray of shape (p,)
+        A feasible dual (not modified).
+    rows : ndarray of int
+        Positive rows to scan, in scan order.
+
+    Returns
+    -------
+    ndarray of shape (p,)
+        The raised dual, still feasible.
+    """
+    mu = np.array(mu, dtype=np.float64)
+    slack = problem.dual_slack(mu)
+    A = problem.A_pos
+    indptr, indices = A.indptr, A.indices
+    cap = problem.c_pos
+    tol = 1e-12 * max(1.0, cap)
+    for k in np.asarray(rows, dtype=np.intp).tolist():
+        cols = indices[indptr[k]:indptr[k + 1]]
+        room = cap - mu[k]
+        if room <= tol:
+            continue
+        tight = slack[cols].min() if cols.size else np.inf
+        if fractional:
+            step = min(room, tight)
+            if step > tol:
+                mu[k] += step
+                slack[cols] -= step
+        elif tight >= room - tol:
+            mu[k] = cap
+            slack[cols] -= room
+    return mu
+
+
+def greedy_dual(problem: GroupTestingProblem) -> np.ndarray:
+    """A good feasible dual of (20) without solving any LP.
+
+    Start from the column-share dual ``mu_i = min(c_pos, min_{j: a_ij = 1} c_j / |S(j)|)``
+    (feasible: column j receives at most ``|S(j)|`` shares of ``c_j / |S(j)|``), then raise it by
+    a fractional greedy fill over the rows, sparsest rows first.
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 0]], [[0, 1]], lam=1.0)
+    >>> greedy_dual(P).tolist()
+    [0.5, 0.5, 1.0]
+    """
+    A = problem.A_pos
+    counts = np.asarray(A.sum(axis=0), dtype=np.float64).ravel()
+    share = np.divide(problem.costs, counts, out=np.full_like(counts, np.inf), where=counts > 0)
+    nnz = np.diff(A.indptr)
+    mu = np.full(problem.n_rows, problem.c_pos)
+    filled = nnz > 0
+    if A.nnz:
+        starts = A.indptr[:-1][filled]
+        mins = np.minimum.reduceat(share[A.indices], starts)
+        mu[filled] = np.minimum(problem.c_pos, mins)
+    mu = repair_dual(problem, mu)
+    order = np.argsort(nnz, kind="stable")
+    return greedy_fill(problem, mu, order, fractional=True)
+
+
+def greedy_cover(problem: GroupTestingProblem) -> np.ndarray:
+    """Greedy weighted set cover: a good integral rule (0/1 vector) without any LP.
+
+    Repeatedly add the column with the largest net gain ``c_pos * (newly covered positives) -
+    c_j`` while it is positive.
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5)
+    >>> greedy_cover(P).tolist()
+    [True, False]
+    """
+    A_T = problem.A_pos.T.tocsr()
+    w = np.zeros(problem.n_columns, dtype=bool)
+    uncovered = np.ones(problem.n_rows, dtype=np.float64)
+    tol = problem.tolerance()
+    for _ in range(problem.n_columns):
+        gain = problem.c_pos * (A_T @ uncovered) - problem.costs
+        gain[w] = -np.inf
+        j = int(np.argmax(gain)) if gain.size else -1
+        if j < 0 or gain[j] <= tol:
+            break
+        w[j] = True
+        uncovered[A_T.indices[A_T.indptr[j]:A_T.indptr[j + 1]]] = 0.0
+    return w
+
+
+def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: int = 256) -> np.ndarray:
+    """Best integral rule ``w >= t`` over the thresholds t among the distinct values of w.
+
+    Parameters
+    ----------
+    w : ndarray of shape (n,)
+        A fractional solution (e.g. the LP optimum).
+    max_thresholds : int
+        At most this many thresholds are tried (quantiles of the distinct values beyond it).
+
+    Returns
+    -------
+    ndarray of bool, shape (n,)
+    """
+    w = np.asarray(w, dtype=np.float64)
+    values = np.unique(w[w > 1e-9])
+    if values.size == 0:
+        return np.zeros(problem.n_columns, dtype=bool)
+    if values.size > max_thresholds:
+        values = np.unique(np.quantile(values, np.linspace(0, 1, max_thresholds), method="nearest"))
+    W = w[:, None] >= values[None, :]                                   # (n, t)
+    covered = (problem.A_pos @ W.astype(np.float64)) >= 0.5             # (p, t)
+    scores = problem.costs @ W + problem.c_pos * (~covered).sum(axis=0)
+    return W[:, int(np.argmin(scores))]
+
+
+def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tuple[float, np.ndarray]:
+    """Best of the empty rule, greedy cover and (when w is given) rounding of w.
+
+    Returns
+    -------
+    value : float
+        Objective of the best integral rule found.
+    rule : ndarray of bool, shape (n,)
+    """
+    candidates = [np.zeros(problem.n_columns, dtype=bool), greedy_cover(problem)]
+    if w is not None:
+        candidates.append(round_solution(problem, w))
+    values = [problem.integer_objective(c) for c in candidates]
+    best = int(np.argmin(values))
+    return values[best], candidates[best]
+
+
+def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | None = None,
+                         w_hint: np.ndarray | None = None, solver: str = "highs", integral: bool = False,
+                         time_limit: float | None = None, merge_rows: bool = True) -> LPResult:
+    """Screen the columns, solve the reduced problem, and certify the optimum of the full one.
+
+    The integer program (``integral=True``) is solved on the kept columns only: screening is
+    safe for it, so the optimum is that of the full integer program. The LP relaxation may use a
+    screened column fractionally, so after solving the reduced LP every screened column is
+    priced with the reduced dual (reduced cost ``c_j - mu^T a^j``); columns with a negative
+    reduced cost are put back and the reduced LP is solved again, until the dual is feasible
+    for the full problem. The result is then the optimum of the full LP (primal value = dual
+    value), with a dual feasible for the full (20).
+
+    Parameters
+    ----------
+    problem : GroupTestingProblem
+    dual : ndarray of shape (p,), optional
+        A feasible dual for the screening test; :func:`greedy_dual` when omitted.
+    w_hint : ndarray of shape (n,), optional
+        A fractional solution whose rounding may give a better upper bound.
+    solver, integral, time_limit, merge_rows
+        As in :func:`solve_relaxation`; identical rows are merged by default (the reduced
+        problem has few columns, so many positive rows coincide on them).
+
+    Returns
+    -------
+    LPResult
+        Over all columns (screened ones have ``w_j = 0``); ``columns_screened`` counts the
+        columns left out of the final solve, ``details`` has the bounds and pricing rounds.
+    """
+    start = time.perf_counter()
+    mu = greedy_dual(problem) if dual is None else repair_dual(problem, dual)
+    upper, _ = upper_bound(problem, w_hint)
+    keep = screen_problem(problem, mu, upper)
+    screened_by_test = int((~keep).sum())
+    rounds = 0
+    while True:
+        rounds += 1
+        columns = np.flatnonzero(keep)
+        reduced = solve_problem(problem.restrict_columns(columns), solver=solver, integral=integral,
+                                time_limit=time_limit, merge_rows=merge_rows)
+        if integral:
+            break
+        slack = problem.dual_slack(reduced.dual)
+        priced_in = ~keep & (slack < -problem.tolerance())
+        if not priced_in.any():
+            break
+        keep |= priced_in
+    w = np.zeros(problem.n_columns)
+    w[columns] = reduced.w
+    dual_full = None if integral else repair_dual(problem, reduced.dual)
+    return LPResult(
+        objective=reduced.objective, w=w, xi=reduced.xi, dual=dual_full, status=reduced.status,
+        seconds=time.perf_counter() - start, solver=reduced.solver, integral=integral,
+        n_columns=problem.n_columns, n_rows=problem.n_rows, columns_screened=int((~keep).sum()),
+        lower_bound=float(dual_full.sum()) if dual_full is not None else reduced.lower_bound,
+        details={"upper_bound": upper, "screening_dual_value": float(mu.sum()),
+                 "screened_by_test": screened_by_test, "pricing_rounds": rounds},
+    )

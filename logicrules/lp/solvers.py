@@ -1,0 +1,303 @@
+"""Solving the group-testing LP (19) and its integer program with HiGHS (SciPy) or PuLP.
+
+Both back ends return an :class:`LPResult` holding the primal ``w``, the slacks ``xi`` and, for
+the LP relaxation, the dual ``mu`` of (20): one value per positive row, feasible and with
+``sum(mu)`` equal to the optimum (strong duality). A solve that stops early (time limit) never
+passes silently: without a usable solution it raises :class:`SolverError`; an integer program
+stopped with a feasible incumbent returns it with ``status="time_limit"`` and a
+:class:`SolverWarning`.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, sparse
+
+from logicrules.lp.model import GroupTestingProblem, build_problem
+
+__all__ = ["LPResult", "SolverError", "SolverWarning", "solve_problem", "solve_relaxation", "SOLVERS"]
+
+#: Names accepted for ``solver``.
+SOLVERS = ("highs", "pulp")
+
+
+class SolverError(RuntimeError):
+    """The LP/IP solver returned no usable solution (time limit, numerical trouble)."""
+
+
+class SolverWarning(UserWarning):
+    """The solver stopped before proving optimality; the returned solution may be suboptimal."""
+
+
+@dataclass
+class LPResult:
+    """Solution of the group-testing LP (19) or of its integer program.
+
+    Attributes
+    ----------
+    objective : float
+        Optimal value (of the relaxation, or of the integer program when ``integral``).
+    w : ndarray of shape (n,)
+        Column weights (0/1 when ``integral``); zeros on screened-out columns.
+    xi : ndarray of shape (p,)
+        Slack per positive row, ``max(0, 1 - a_i w)``.
+    dual : ndarray of shape (p,) or None
+        mu of the dual (20), feasible, ``sum(dual) == objective`` at an LP optimum; None for the
+        integer program.
+    status : str
+        ``"optimal"`` or ``"time_limit"``.
+    seconds : float
+        Wall time of the whole solve (model building included).
+    solver : str
+        Back end, e.g. ``"highs"``, ``"highs-milp"``, ``"pulp-HiGHS"``, ``"pulp-PULP_CBC_CMD"``.
+    integral : bool
+        Whether the integer program was solved.
+    n_columns, n_rows : int
+        Size of the full problem.
+    columns_screened : int
+        Columns removed by the safe screening test before solving.
+    rows_sampled : int or None
+        Positive rows in the final row sample (None: no row sampling).
+    lower_bound : float or None
+        Best certified lower bound on the optimum (equal to ``objective`` when optimal).
+    details : dict
+        Extra per-stage information (rounds, timings, bounds).
+    """
+
+    objective: float
+    w: np.ndarray
+    xi: np.ndarray
+    dual: np.ndarray | None
+    status: str
+    seconds: float
+    solver: str
+    integral: bool
+    n_columns: int
+    n_rows: int
+    columns_screened: int = 0
+    rows_sampled: int | None = None
+    lower_bound: float | None = None
+    details: dict = field(default_factory=dict)
+
+    @property
+    def optimal(self) -> bool:
+        """True when the solver proved optimality."""
+        return self.status == "optimal"
+
+    def selected(self, threshold: float = 0.5) -> np.ndarray:
+        """Indices of the columns with ``w_j >= threshold``."""
+        return np.flatnonzero(self.w >= threshold)
+
+
+def solve_relaxation(A_pos, A_neg, lam: float, solver: str = "highs", weights=None,
+                     integral: bool = False, time_limit: float | None = None,
+                     merge_rows: bool = False) -> LPResult:
+    """Solve the LP (10)/(19) of an OR-rule, or its integer program, returning primal and dual.
+
+    Parameters
+    ----------
+    A_pos : array-like or sparse matrix of shape (p, n)
+        0/1 rows of the positive examples.
+    A_neg : array-like or sparse matrix of shape (z, n)
+        0/1 rows of the negative examples.
+    lam : float
+        Cost of one selected column, >= 0.
+    solver : {"highs", "pulp"}, default "highs"
+        ``"highs"``: :func:`scipy.optimize.linprog` (``method="highs"``), or
+        :func:`scipy.optimize.milp` when ``integral``. ``"pulp"``: the same model in PuLP,
+        solved by HiGHS through highspy when installed, else by CBC.
+    weights : None or pair of float, optional
+        ``(c_pos, c_neg)``: cost of an uncovered positive and of a covered negative row.
+    integral : bool, default False
+        Solve the integer program (w in {0, 1}) exactly instead of the relaxation.
+    time_limit : float, optional
+        Seconds; reaching it raises :class:`SolverError` (no solution) or warns
+        (:class:`SolverWarning`, integer incumbent returned with ``status="time_limit"``).
+    merge_rows : bool, default False
+        Merge identical positive rows into one constraint whose slack costs ``c_pos`` times its
+        multiplicity (``solver="highs"`` only). Exact: identical rows have equal optimal slacks,
+        and the merged dual split evenly over the rows is feasible with the same value.
+
+    Returns
+    -------
+    LPResult
+
+    Examples
+    --------
+    >>> res = solve_relaxation([[1, 0], [0, 1]], [[0, 1]], lam=0.5)
+    >>> round(res.objective, 6), res.w.round(6).tolist(), res.dual.round(6).tolist()
+    (1.5, [1.0, 0.0], [0.5, 1.0])
+    """
+    start = time.perf_counter()
+    problem = build_problem(A_pos, A_neg, lam, weights)
+    result = solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit,
+                           merge_rows=merge_rows)
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral: bool = False,
+                  time_limit: float | None = None, merge_rows: bool = False) -> LPResult:
+    """Solve a prepared :class:`GroupTestingProblem` (see :func:`solve_relaxation`)."""
+    if solver not in SOLVERS:
+        raise ValueError(f"unknown solver {solver!r}; use one of {', '.join(SOLVERS)}")
+    if time_limit is not None and not (float(time_limit) > 0):
+        raise ValueError(f"time_limit must be > 0 seconds or None, got {time_limit!r}")
+    start = time.perf_counter()
+    if solver == "highs":
+        groups = _row_groups(problem.A_pos) if merge_rows and problem.n_rows > 1 else None
+        solve = _solve_milp if integral else _solve_linprog
+        if groups is None:
+            w, dual, status, name = solve(problem, time_limit)
+        else:
+            first, inverse, counts = groups
+            w, dual, status, name = solve(problem.restrict_rows(first), time_limit, counts.astype(np.float64))
+            if dual is not None:
+                dual = (dual / counts)[inverse]
+    else:
+        w, dual, status, name = _solve_pulp(problem, integral, time_limit)
+    if integral:
+        w = (w > 0.5).astype(np.float64)
+        objective = problem.integer_objective(w)
+    else:
+        w = np.maximum(w, 0.0)
+        objective = problem.objective(w)
+    xi = np.maximum(0.0, 1.0 - problem.coverage(w))
+    if integral:
+        xi = (xi > 0.5).astype(np.float64)
+    lower = float(dual.sum()) if dual is not None else (objective if status == "optimal" else None)
+    return LPResult(objective=objective, w=w, xi=xi, dual=dual, status=status,
+                    seconds=time.perf_counter() - start, solver=name, integral=integral,
+                    n_columns=problem.n_columns, n_rows=problem.n_rows, lower_bound=lower)
+
+
+def _stopped(message: str, time_limit: float | None) -> SolverError:
+    limit = f" (time_limit={time_limit} s)" if time_limit is not None else ""
+    return SolverError(f"the solver stopped without an optimal solution{limit}: {message}; "
+                       "raise time_limit or shrink the problem (screening, row sampling)")
+
+
+def _row_groups(A: sparse.csr_array) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Identical rows of a 0/1 CSR matrix: (first row of each group, group of each row, sizes).
+
+    None when all rows are distinct (nothing to merge).
+    """
+    p, n = A.shape
+    dense = np.zeros((p, n), dtype=bool)
+    dense[np.repeat(np.arange(p), np.diff(A.indptr)), A.indices] = True
+    packed = np.ascontiguousarray(np.packbits(dense, axis=1)) if n else np.zeros((p, 1), dtype=np.uint8)
+    keys = packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inverse, counts = np.unique(keys, return_index=True, return_inverse=True, return_counts=True)
+    if first.size == A.shape[0]:
+        return None
+    return first, inverse.ravel(), counts
+
+
+def _constraint_matrix(problem: GroupTestingProblem) -> sparse.csr_array:
+    """``[A_P  I]``: the left-hand side of ``A_P w + xi >= 1``."""
+    p = problem.n_rows
+    return sparse.hstack([problem.A_pos, sparse.identity(p, format="csr")], format="csr")
+
+
+def _solve_linprog(problem: GroupTestingProblem, time_limit, multiplicity: np.ndarray | None = None):
+    n, p = problem.n_columns, problem.n_rows
+    row_cost = problem.c_pos * (np.ones(p) if multiplicity is None else multiplicity)
+    c = np.concatenate([problem.costs, row_cost])
+    options = {"presolve": True}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    if p == 0:
+        return np.zeros(n), np.zeros(0), "optimal", "highs"
+    res = optimize.linprog(c, A_ub=-_constraint_matrix(problem), b_ub=-np.ones(p),
+                           bounds=(0, None), method="highs", options=options)
+    if res.status != 0 or res.x is None:
+        raise _stopped(f"scipy linprog status {res.status}: {res.message}", time_limit)
+    dual = np.clip(-np.asarray(res.ineqlin.marginals, dtype=np.float64), 0.0, row_cost)
+    return res.x[:n], dual, "optimal", "highs"
+
+
+def _solve_milp(problem: GroupTestingProblem, time_limit, multiplicity: np.ndarray | None = None):
+    n, p = problem.n_columns, problem.n_rows
+    if p == 0:
+        return np.zeros(n), None, "optimal", "highs-milp"
+    row_cost = problem.c_pos * (np.ones(p) if multiplicity is None else multiplicity)
+    c = np.concatenate([problem.costs, row_cost])
+    integrality = np.concatenate([np.ones(n), np.zeros(p)])
+    bounds = optimize.Bounds(np.zeros(n + p), np.ones(n + p))
+    constraint = optimize.LinearConstraint(_constraint_matrix(problem), lb=np.ones(p), ub=np.inf)
+    options = {"mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = optimize.milp(c, integrality=integrality, bounds=bounds, constraints=constraint, options=options)
+    if res.status == 0:
+        return res.x[:n], None, "optimal", "highs-milp"
+    if res.status == 1 and res.x is not None:
+        warnings.warn(f"the integer program hit its limit (time_limit={time_limit} s) before proving "
+                      f"optimality; returning the best rule found (gap not closed): {res.message}",
+                      SolverWarning, stacklevel=4)
+        return res.x[:n], None, "time_limit", "highs-milp"
+    raise _stopped(f"scipy milp status {res.status}: {res.message}", time_limit)
+
+
+def pulp_backend():
+    """The PuLP solver class used for ``solver="pulp"``: HiGHS (highspy) when available, else CBC."""
+    import pulp
+
+    for name in ("HiGHS", "COIN_CMD", "PULP_CBC_CMD"):
+        backend = getattr(pulp, name, None)
+        if backend is None:
+            continue
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            if backend(msg=False).available():
+                return backend
+    raise SolverError("PuLP finds no solver: install highspy (pip install highspy) or CBC")
+
+
+def _solve_pulp(problem: GroupTestingProblem, integral: bool, time_limit):
+    import pulp
+
+    n, p = problem.n_columns, problem.n_rows
+    backend = pulp_backend()
+    name = f"pulp-{backend.__name__}"
+    model = pulp.LpProblem("group_testing", pulp.LpMinimize)
+    category = pulp.LpBinary if integral else pulp.LpContinuous
+    new_variable = getattr(model, "add_variable", None) or pulp.LpVariable  # PuLP >= 3.3 / older
+    w = [new_variable(f"w_{j}", 0, 1 if integral else None, cat=category) for j in range(n)]
+    xi = [new_variable(f"xi_{i}", 0, None) for i in range(p)]
+    model += pulp.lpSum(float(problem.costs[j]) * w[j] for j in range(n)) + problem.c_pos * pulp.lpSum(xi)
+    A = problem.A_pos
+    constraints = []
+    for i in range(p):  # model building in PuLP is row by row by design
+        cols = A.indices[A.indptr[i]:A.indptr[i + 1]]
+        constraint = pulp.lpSum(w[j] for j in cols) + xi[i] >= 1
+        model += constraint, f"cover_{i}"
+        constraints.append(constraint)
+    kwargs = {"msg": False}
+    if time_limit is not None:
+        kwargs["timeLimit"] = float(time_limit)
+    if backend is not getattr(pulp, "HiGHS", None) and integral:
+        kwargs["gapRel"] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # PuLP 3.3 deprecates PULP_CBC_CMD
+        model.solve(backend(**kwargs))
+    status = pulp.LpStatus[model.status]
+    values = np.array([v.value() if v.value() is not None else np.nan for v in w], dtype=np.float64)
+    if status != "Optimal":
+        if integral and model.sol_status in (pulp.LpSolutionIntegerFeasible,) and not np.isnan(values).any():
+            warnings.warn(f"the integer program hit its limit (time_limit={time_limit} s) before proving "
+                          "optimality; returning the best rule found", SolverWarning, stacklevel=4)
+            return values, None, "time_limit", name
+        raise _stopped(f"PuLP status {status!r}", time_limit)
+    if np.isnan(values).any():
+        raise _stopped("PuLP reported Optimal but some variables have no value", time_limit)
+    dual = None
+    if not integral:
+        # pi = d objective / d rhs, >= 0 for a covering constraint of a minimization
+        dual = np.array([c.pi for c in constraints], dtype=np.float64)
+        dual = np.clip(dual, 0.0, problem.c_pos)
+    return values, dual, "optimal", name
