@@ -41,20 +41,18 @@ def make_binarizer(spec: Any):
     >>> make_binarizer("quantile")
     QuantileBinarizer()
     """
-    from logicrules.fca import scaling
-
+    if spec is None or spec == "passthrough":
+        return None
     if isinstance(spec, str):
+        from logicrules.fca import scaling
+
         if spec == "median":
             return scaling.MedianBinarizer(missing="false")
         if spec == "quantile":
             return scaling.QuantileBinarizer()
         if spec == "threshold":
             return scaling.ThresholdBinarizer()
-        if spec == "passthrough":
-            return None
         raise ValueError(f"unknown binarizer {spec!r}; use one of {', '.join(BINARIZERS)} or a transformer")
-    if spec is None:
-        return None
     if not all(hasattr(spec, attr) for attr in ("fit", "transform", "get_feature_names_out")):
         raise TypeError(
             "binarizer must be one of "
