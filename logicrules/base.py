@@ -18,6 +18,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
 from logicrules.formula import Formula, Literal
+from logicrules.validation import as_boolean_matrix
 
 __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
 
@@ -60,27 +61,6 @@ def make_binarizer(spec: Any):
             f"get_feature_names_out; got {type(spec).__name__}"
         )
     return clone(spec)
-
-
-def _as_boolean_matrix(X: np.ndarray) -> np.ndarray:
-    """Validate that X holds only 0/1 (or booleans) and return it as a bool array."""
-    if X.dtype == bool:
-        return X
-    try:
-        values = X.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(
-            "binarizer='passthrough' needs a 0/1 matrix, but X has non-numeric values; "
-            "use binarizer='quantile' or 'median' for raw data"
-        ) from None
-    if np.isnan(values).any():
-        raise ValueError("binarizer='passthrough' needs a 0/1 matrix, but X contains NaN")
-    if not np.isin(values, (0.0, 1.0)).all():
-        raise ValueError(
-            "binarizer='passthrough' needs a 0/1 matrix, but X has values other than 0 and 1; "
-            "use binarizer='quantile' or 'median' for raw data"
-        )
-    return values.astype(bool)
 
 
 class RuleClassifier(ClassifierMixin, BaseEstimator):
@@ -184,14 +164,16 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         binarizer = getattr(self, "binarizer", self._binarizer_default)
         self.binarizer_ = make_binarizer(binarizer)
         if self.binarizer_ is None:
-            names = (
-                [str(c) for c in self.feature_names_in_]
-                if hasattr(self, "feature_names_in_")
-                else [f"x{j}" for j in range(self.n_features_in_)]
-            )
-            return _as_boolean_matrix(np.asarray(X)), names
+            names = self._input_names()
+            return as_boolean_matrix(X, labels=self._input_names()), names
         Xb = np.asarray(self.binarizer_.fit_transform(X), dtype=bool)
         return Xb, [str(name) for name in self.binarizer_.get_feature_names_out()]
+
+    def _input_names(self) -> list[str]:
+        """Input column names: ``feature_names_in_``, or ``x0, x1, ...`` for arrays."""
+        if hasattr(self, "feature_names_in_"):
+            return [str(c) for c in self.feature_names_in_]
+        return [f"x{j}" for j in range(self.n_features_in_)]
 
     def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray, y: np.ndarray) -> None:
         """Store the learned formula and its training statistics."""
@@ -210,7 +192,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "formula_")
         X = self._check_X(X, reset=False)
         if self.binarizer_ is None:
-            return _as_boolean_matrix(np.asarray(X))
+            return as_boolean_matrix(X, labels=self._input_names())
         return np.asarray(self.binarizer_.transform(X), dtype=bool)
 
     def _evaluate(self, Xb: np.ndarray) -> np.ndarray:

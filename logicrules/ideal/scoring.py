@@ -38,6 +38,8 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import special
 
+from logicrules.validation import as_boolean_matrix
+
 __all__ = [
     "BooleanCounts",
     "SCORERS",
@@ -82,27 +84,6 @@ class BooleanCounts:
         return self.true - self.true_pos
 
 
-def _as_boolean(X: ArrayLike) -> np.ndarray:
-    """X as a 2-D bool array, checking that it holds only 0/1 values."""
-    array = np.asarray(X)
-    if array.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {array.shape}")
-    if array.dtype == bool:
-        return array
-    try:
-        values = array.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("boolean feature scores need a 0/1 matrix, but X has non-numeric values") from None
-    bad = ~np.isin(values, (0.0, 1.0))
-    if bad.any():
-        columns = np.flatnonzero(bad.any(axis=0))
-        raise ValueError(
-            "boolean feature scores need a 0/1 matrix; columns with other values (or NaN): "
-            f"{columns[:10].tolist()}"
-        )
-    return values.astype(bool)
-
-
 def _as_binary_target(y: ArrayLike, n: int) -> np.ndarray:
     """y as a bool array (positive = the larger of the two labels)."""
     y = np.asarray(y)
@@ -142,7 +123,7 @@ def boolean_counts(X: ArrayLike, y: ArrayLike) -> BooleanCounts:
     >>> c.true.tolist(), c.true_pos.tolist()
     ([2, 2], [2, 1])
     """
-    Xb = _as_boolean(X)
+    Xb = as_boolean_matrix(X)
     yb = _as_binary_target(y, Xb.shape[0])
     true = np.count_nonzero(Xb, axis=0).astype(np.int64)
     true_pos = np.count_nonzero(Xb[yb], axis=0).astype(np.int64)

@@ -1,0 +1,85 @@
+"""Checks shared by every function that takes an already binarized matrix and target.
+
+The learners' cores work on boolean matrices; a float, integer or object array of 0/1 values is
+accepted too, but anything else (a 2, a NaN, a string) is a user error that must be named here,
+with the offending columns, rather than surface as a wrong count deep inside a kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["as_boolean_matrix", "as_boolean_target"]
+
+
+def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray:
+    """``X`` as a 2-D bool array, or a ValueError naming the columns that are not 0/1.
+
+    Parameters
+    ----------
+    X : array-like of shape (n_samples, n_features)
+        Booleans, or numbers / objects equal to 0 and 1.
+    labels : sequence, optional
+        Column names for the error message (column positions when omitted).
+
+    Returns
+    -------
+    ndarray of bool
+        ``X`` itself when it already is a bool array (no copy), else a new array.
+
+    Examples
+    --------
+    >>> as_boolean_matrix([[0, 1], [1.0, 0.0]]).tolist()
+    [[False, True], [True, False]]
+    """
+    array = np.asarray(X)
+    if array.ndim != 2:
+        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {array.shape}")
+    if array.dtype == bool:
+        return array
+    try:
+        values = array.astype(np.float64)
+    except (TypeError, ValueError):
+        values = None
+    if values is None:
+        bad = [j for j in range(array.shape[1]) if not pd.Series(array[:, j]).isin([0, 1, True, False]).all()]
+    else:
+        bad = np.flatnonzero((~np.isin(values, (0.0, 1.0))).any(axis=0)).tolist()
+    if bad:
+        names = [str(labels[j]) if labels is not None else j for j in bad[:10]]
+        raise ValueError(
+            f"X must be boolean (0/1); columns with other values or NaN: {names}"
+            f"{' ...' if len(bad) > 10 else ''}; binarize raw data first (logicrules.fca.scaling)"
+        )
+    return values.astype(bool) if values is not None else array.astype(bool)
+
+
+def as_boolean_target(y: Any, n: int | None = None) -> np.ndarray:
+    """``y`` as a 1-D bool array (True = positive), checking its length against ``n`` rows.
+
+    Examples
+    --------
+    >>> as_boolean_target([0, 1, 1], 3).tolist()
+    [False, True, True]
+    """
+    target = np.asarray(y)
+    if target.ndim != 1:
+        raise ValueError(f"y must be 1-D, got shape {target.shape}")
+    if n is not None and len(target) != n:
+        raise ValueError(f"X has {n} rows but y has {len(target)} entries")
+    if target.dtype == bool:
+        return target
+    try:
+        values = target.astype(np.float64)
+    except (TypeError, ValueError):
+        values = np.array([np.nan])
+    if not np.isin(values, (0.0, 1.0)).all():
+        raise ValueError(
+            "y must be boolean or 0/1 (the positive class is 1 / True, no NaN); "
+            "for other labels pass y == positive_label"
+        )
+    return values.astype(bool)
