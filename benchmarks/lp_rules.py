@@ -15,8 +15,8 @@ Usage::
     python benchmarks/lp_rules.py [--data-dir ../shared/datasets] [--quick] [--out FILE]
 
 ``--quick`` runs 3 folds and caps every dataset at 3000 rows (stratified) for part 1; part 2
-is unchanged. The markdown tables go to stdout and to ``--out`` (default
-``benchmarks/RESULTS_lp.md``).
+is unchanged. The markdown tables go to stdout and, with ``--out``, to that file too (measured tables are
+recorded in ``benchmarks/RESULTS.md``).
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def main(argv=None) -> int:
     parser.add_argument("--speed-thresholds", type=int, default=100, help="quantile thresholds per column")
     parser.add_argument("--speed-lam", type=float, default=0.005, help="lam as a fraction of the rows")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", default=str(Path(__file__).with_name("RESULTS_lp.md")))
+    parser.add_argument("--out", default=None, help="also write the markdown tables to this file")
     args = parser.parse_args(argv)
     data_dir = Path(args.data_dir)
     if not data_dir.exists():
@@ -251,7 +251,8 @@ def main(argv=None) -> int:
             "Every mode returns the optimum of the full LP.\n\n" + _markdown_speed(rows))
     text = "\n\n".join(sections) + "\n"
     print(text)
-    Path(args.out).write_text(text, encoding="utf-8")
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
     return 0
 
 
