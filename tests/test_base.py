@@ -67,9 +67,9 @@ def test_passthrough_requires_binary_matrix():
     y = np.array([0, 1, 1, 0])
     model = BestLiteral(binarizer="passthrough").fit(X, y)
     assert str(model.formula_) == "x0"
-    with pytest.raises(ValueError, match="columns with other values or NaN: \[.x0., .x1.\]"):
+    with pytest.raises(ValueError, match=r"columns with other values or NaN: \[.x0., .x1.\]"):
         BestLiteral(binarizer="passthrough").fit(X * 2, y)
-    with pytest.raises(ValueError, match="boolean \(0/1\)"):
+    with pytest.raises(ValueError, match=r"boolean \(0/1\)"):
         BestLiteral(binarizer="passthrough").fit(np.where(X == 1, np.nan, 0.0), y)
 
 

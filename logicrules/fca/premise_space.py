@@ -31,7 +31,10 @@ __all__ = [
     "count_premises",
     "pair_shapes",
     "prepare_attributes",
+    "quadruple_shapes",
+    "repeat_shapes",
     "shape_matrix",
+    "shape_size",
     "triple_shapes",
 ]
 
@@ -114,6 +117,79 @@ def triple_shapes(negations: bool) -> tuple[Shape, ...]:
             for px, py, pz in itertools.product(polarities, repeat=3):
                 trees.append((o1, ("lit", x, px), (o2, ("lit", y, py), ("lit", z, pz))))
     return _unique_shapes(trees, 3)
+
+
+def shape_size(tree: tuple) -> int:
+    """Number of literals (leaves) of a shape's tree."""
+    return 1 if tree[0] == "lit" else shape_size(tree[1]) + shape_size(tree[2])
+
+
+@lru_cache(maxsize=None)
+def quadruple_shapes(negations: bool) -> tuple[Shape, ...]:
+    """Distinct read-once premises of 4 literals over four distinct variables.
+
+    A premise of size 4 over four distinct attributes is ``x o (y o (z o w))`` (``P_1 o P_3``)
+    or ``(x o y) o (z o w)`` (``P_2 o P_2``); masks are over the 16 cells ``8 va + 4 vb + 2 vc +
+    vd``. 52 functions without negations, 832 with (every polarity of every variable).
+    """
+    polarities = (False, True) if negations else (False,)
+    trees = []
+    ops = ("and", "or")
+    for x in range(4):
+        rest = [i for i in range(4) if i != x]
+        for s in triple_shapes(negations):
+            sub = _relabel(s.tree, rest)
+            for o in ops:
+                for px in polarities:
+                    trees.append((o, ("lit", x, px), sub))
+    for (x, y), (z, w) in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
+        for left in pair_shapes(negations):
+            for right in pair_shapes(negations):
+                for o in ops:
+                    trees.append((o, _relabel(left.tree, (x, y)), _relabel(right.tree, (z, w))))
+    return _unique_shapes(trees, 4)
+
+
+def _relabel(tree: tuple, variables: Sequence[int]) -> tuple:
+    if tree[0] == "lit":
+        return ("lit", int(variables[tree[1]]), tree[2])
+    return (tree[0], _relabel(tree[1], variables), _relabel(tree[2], variables))
+
+
+@lru_cache(maxsize=None)
+def repeat_shapes(k: int, negations: bool, max_size: int = 4) -> tuple[Shape, ...]:
+    """Every distinct function of ``k`` variables that a premise of size <= ``max_size`` computes.
+
+    The premises may repeat variables (e.g. ``(a AND b) OR (NOT a AND c)``, XOR over two
+    variables), so these are the premises of size 4 over at most three distinct attributes. Built
+    by the definition (``P_j = P_i o P_(j-i)``) over the ``2^k``-cell truth tables, keeping the
+    smallest premise per mask (a premise's extent depends only on its operands' extents, so one
+    premise per mask and size suffices). Constants (``a AND NOT a``) are included when they occur.
+    Sorted by size. Combining only the smallest premise of each function is enough: a function
+    reached at size ``i`` by a larger premise is reached by its smallest one too, and any
+    combination with it then lands at a size already enumerated.
+    """
+    polarities = (False, True) if negations else (False,)
+    levels: list[dict[int, tuple]] = [{}]
+    seen: dict[int, tuple] = {}
+    first = {}
+    for i in range(k):
+        for neg in polarities:
+            tree = ("lit", i, neg)
+            first.setdefault(_mask(tree, k), tree)
+    levels.append(first)
+    seen.update(first)
+    for size in range(2, max_size + 1):
+        new: dict[int, tuple] = {}
+        for i in range(1, size // 2 + 1):
+            for m1, t1 in levels[i].items():
+                for m2, t2 in levels[size - i].items():
+                    for mask, tree in ((m1 & m2, ("and", t1, t2)), (m1 | m2, ("or", t1, t2))):
+                        if mask not in seen and mask not in new:
+                            new[mask] = tree
+        levels.append(new)
+        seen.update(new)
+    return tuple(Shape(mask, tree) for mask, tree in sorted(seen.items(), key=lambda kv: shape_size(kv[1])))
 
 
 def shape_matrix(shapes: Sequence[Shape], k: int) -> np.ndarray:

@@ -37,7 +37,10 @@ from logicrules.fca.premise_space import (
     count_premises,
     pair_shapes,
     prepare_attributes,
+    quadruple_shapes,
+    repeat_shapes,
     shape_matrix,
+    shape_size,
     triple_shapes,
 )
 from logicrules.fca.score_table import ScoreTable, linear_filter
@@ -253,6 +256,8 @@ class _Builder:
             return pair_shapes(self.prep.negations)[spec[3]].build(self.literal, spec[1:3])
         if kind == "f3":
             return triple_shapes(self.prep.negations)[spec[4]].build(self.literal, spec[1:4])
+        if kind == "shape":
+            return spec[2].build(self.literal, spec[1])
         left, right = self.build(spec[2]), self.build(spec[3])
         return And(left, right) if spec[1] == "and" else Or(left, right)
 
@@ -350,8 +355,10 @@ def _select(scores: np.ndarray, threshold: float, limit: int) -> np.ndarray:
 class _Search:
     """State of one search: prepared attributes, score table, result list, statistics."""
 
-    def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False):
+    def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False,
+                 size4_method="cells"):
         self.n, self.m = X.shape
+        self.size4_method = size4_method
         self.max_size = max_size
         self.objective = objective
         self.top_k = top_k
@@ -372,7 +379,10 @@ class _Search:
                 f"the pair tables of {nv} distinct attributes need about {pair_bytes / 1e9:.2f} GB, more "
                 f"than memory_limit={memory / 1e9:.2f} GB; raise memory_limit or use fewer attributes")
         if max_size >= 4:
-            self._check_size4_memory()
+            if size4_method == "extents":
+                self._check_size4_memory()
+            else:
+                self._check_size4_cells_memory(nv)
         self.builder = _Builder(self.prep, keys)
         self.table = ScoreTable.build(objective, self.prep.n_pos, self.prep.n_neg)
         self.top = _TopList(top_k)
@@ -776,6 +786,170 @@ class _Search:
                      int(j % nf)) for j in ix])
 
     # -- size 4 ------------------------------------------------------------------------
+    def _triple_count_dtype(self):
+        p = self.prep
+        return np.int16 if max(p.n_pos, p.n_neg) < 2**15 else np.int32
+
+    def _size4_cells_bytes(self, nv: int, rooms: bool) -> int:
+        """Memory of size 4 by cells: 3-way counts per class (and the triples' rooms), pair tables."""
+        per_triple = 2 * np.dtype(self._triple_count_dtype()).itemsize + (4 if rooms else 0)
+        return per_triple * nv**3 + 96 * nv * nv
+
+    def _check_size4_cells_memory(self, nv: int) -> None:
+        """Size 4 by cells keeps the 3-way counts of all attribute triples: refuse if they cannot fit."""
+        estimate = self._size4_cells_bytes(nv, rooms=False)
+        if estimate > self.memory:
+            raise PremiseSearchMemoryError(
+                f"size 4 keeps the 3-way counts of every attribute triple: about {estimate / 1e9:.2f} GB "
+                f"for {nv} distinct non-constant attributes, more than memory_limit={self.memory / 1e9:.2f} GB. "
+                "Use max_size=3, fewer attributes (e.g. a coarser binarizer), or raise memory_limit "
+                f"(time also grows as m^4/24 attribute quadruples: {nv**4 / 24:.2g} here).")
+
+    def size4(self) -> None:
+        if self.size4_method == "extents":
+            self.size4_extents()
+        else:
+            self.size4_cells()
+
+    def _score_shapes(self, variables: np.ndarray, shapes, sizes: np.ndarray) -> tuple[int, int]:
+        """Exact scores of every shape over each row of ``variables`` (representatives, (k, v)).
+
+        Cells are counted from the cell bitsets; extents are built only for premises entering the
+        result list. Returns the number of premises scored.
+        """
+        if not len(variables):
+            return 0
+        M = shape_matrix(shapes, variables.shape[1]).astype(np.float64)
+        masks = np.array([s.mask for s in shapes], dtype=np.int64)
+        nf = len(shapes)
+        scored = 0
+        step = max(1, 32768 // 2 ** variables.shape[1])
+        for start in range(0, len(variables), step):
+            var = variables[start:start + step]
+            cp_, cn_ = self._cells_bits(var)
+            cells_p = np.bitwise_count(cp_).sum(axis=2).astype(np.float64)
+            cells_n = np.bitwise_count(cn_).sum(axis=2).astype(np.float64)
+            tp = np.rint(cells_p @ M.T).astype(np.int64).ravel()
+            fp = np.rint(cells_n @ M.T).astype(np.int64).ravel()
+            flat = self._scores(tp, fp)
+            size = np.tile(sizes, len(var))
+            scored += flat.size
+
+            def materialize(idx, var=var, cp_=cp_, cn_=cn_):
+                rows, f = np.divmod(idx, nf)
+                ep, en = self._extents_from_cells(cp_[rows], cn_[rows], masks[f])
+                return ep, en, [("shape", tuple(int(x) for x in var[r]), shapes[ff]) for r, ff in zip(rows, f)]
+
+            self._offer_ranked(flat, size, tp, fp, materialize)
+            if self.fronts is not None:
+                for sz in np.unique(sizes):
+                    sel = np.flatnonzero(size == sz)
+                    self.fronts.add(int(sz), tp[sel], fp[sel], lambda ix, sel=sel, var=var: [
+                        ("shape", tuple(int(x) for x in var[sel[j] // nf]), shapes[sel[j] % nf]) for j in ix])
+        return scored
+
+    def size4_cells(self) -> None:
+        """Size 4 from the truth tables of attribute quadruples (and triples with repeats).
+
+        Every premise of size 4 is read-once over four distinct attributes, or a premise over at
+        most three attributes (possibly repeating one). The compiled scan
+        (:func:`~logicrules.fca.search_kernels.scan_quadruples`) computes the 16 weighted cells of
+        every quadruple from one 4-way popcount per class and stored 3-way counts, bounds every
+        formula by the sum of its positive cells, and applies the closed form of the best
+        read-once formula to the rest; triples are tested against every function a size-4
+        premise computes over them. A fourth attribute near one of the other three (or a
+        constant) is skipped without counting (exact proximity bound, see the kernel). The linear test is the current threshold's filter (the
+        Dinkelbach line for F1/Jaccard), so survivors are all premises that can beat the k-th
+        best; they are scored exactly. Memory: the (m, m, m) triple counts and bounded buffers.
+        """
+        started = time.perf_counter()
+        p = self.prep
+        v = self.vars
+        nv = len(v)
+        neg = p.negations
+        quad = quadruple_shapes(neg)
+        rep3 = repeat_shapes(3, neg)
+        quad_sizes = np.full(len(quad), 4, np.int64)
+        rep3_sizes = np.array([shape_size(s.tree) for s in rep3], np.int64)
+        tested = 0
+        counted = 0
+        combos = nv * (nv - 1) * (nv - 2) * (nv - 3) // 24 * len(quad) + nv * (nv - 1) * (nv - 2) // 6 * len(rep3)
+        if nv == 2:
+            rep2 = repeat_shapes(2, neg)
+            tested += self._score_shapes(v[None, :].astype(np.int64), rep2,
+                                         np.array([shape_size(s.tree) for s in rep2], np.int64))
+            counted = tested
+            combos = len(rep2)
+        if nv < 3:
+            self._tick(4, started, combos, tested, None, counted)
+            return
+        bits_p = np.ascontiguousarray(p.bits_p[v])
+        bits_n = np.ascontiguousarray(p.bits_n[v])
+        dtype = self._triple_count_dtype()
+        t_p = np.zeros((nv, nv, nv), dtype)
+        t_n = np.zeros((nv, nv, nv), dtype)
+        kernels.triple_counts(bits_p, bits_n, t_p, t_n)
+        # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple; without
+        # room for them only two roles are pruned (same results, more quadruples counted)
+        use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
+        rooms = np.zeros((nv, nv, nv) if use_rooms else (1, 1, 1), np.float32)
+        half_idx, pair_idx = _quadruple_index_tables()
+        rep_cells = shape_matrix(rep3, 3).astype(np.float64)
+        tpv, fpv = p.tp[v], p.fp[v]
+        pending = list(range(nv - 2))
+        cap = 1024
+        chunk = 16
+        filt_for = None
+        filt = None
+        while pending:
+            threshold = self.top.threshold()
+            if filt_for != threshold:
+                filt = linear_filter(self.table, threshold)
+                filt_for = threshold
+                if filt is None:
+                    break
+                w_single = filt.alpha * tpv + filt.beta * fpv
+                w_pair = filt.alpha * self.pair_p + filt.beta * self.pair_n.astype(np.float64)
+                w_total = filt.alpha * p.n_pos + filt.beta * p.n_neg
+                distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
+                if use_rooms:
+                    kernels.triple_rooms(t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                         filt.threshold, rep_cells, slack, rooms)
+            a_list = np.array(pending[:chunk], dtype=np.int64)
+            need = len(a_list) * cap * 5 * 4
+            if need > self.memory:
+                raise PremiseSearchMemoryError(
+                    f"size-4 candidate buffer needs {need / 1e9:.2f} GB > memory_limit; the objective's "
+                    "threshold lets too many quadruples through (raise memory_limit or lower top_k)")
+            out_q = np.zeros((len(a_list), cap, 3), np.int32)
+            out_t = np.zeros((len(a_list), cap, 2), np.int32)
+            out_qcount = np.zeros(len(a_list), np.int64)
+            out_tcount = np.zeros(len(a_list), np.int64)
+            out_counted = np.zeros(len(a_list), np.int64)
+            with _dynamic_schedule():
+                kernels.scan_quadruples(bits_p, bits_n, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair,
+                                        w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells, distance,
+                                        distance_const, slack, rooms, use_rooms, a_list, cap,
+                                        out_q, out_qcount, out_t, out_tcount, out_counted)
+            ok = (out_qcount <= cap) & (out_tcount <= cap)
+            counted += int(out_counted[ok].sum())
+            quads = [np.column_stack([np.full(out_qcount[i], a_list[i]), out_q[i, :out_qcount[i]]])
+                     for i in np.flatnonzero(ok)]
+            trips = [np.column_stack([np.full(out_tcount[i], a_list[i]), out_t[i, :out_tcount[i]]])
+                     for i in np.flatnonzero(ok)]
+            quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
+            trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
+            tested += self._score_shapes(v[trips], rep3, rep3_sizes)
+            tested += self._score_shapes(v[quads], quad, quad_sizes)
+            redo = [int(a) for a, o in zip(a_list, ok) if not o]
+            pending = redo + pending[len(a_list):]
+            if redo:
+                if self.top.threshold() == threshold:
+                    cap *= 4
+                chunk = max(1, chunk // 2)
+        self._tick(4, started, combos, tested, None, counted)
+
     def _check_size4_memory(self) -> None:
         """Size 4 materializes every extent of size <= 3: refuse before any work if it cannot fit."""
         p = self.prep
@@ -844,7 +1018,8 @@ class _Search:
         levels_s.append(ss)
         return _dedupe_levels(levels_p, levels_n, levels_s)
 
-    def size4(self) -> None:
+    def size4_extents(self) -> None:
+        """Size 4 by materializing every distinct extent of size <= 3 (the former method)."""
         started = time.perf_counter()
         lp, ln, ls = self._all_extents()
         tps = [kernels.popcount_rows(x) for x in lp]
@@ -950,6 +1125,25 @@ class _Search:
         return out
 
 
+def _quadruple_index_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Cell index tables of :func:`~logicrules.fca.search_kernels.best_read_once4`.
+
+    ``half[x, v]``: the 8 cells (``k = 8 va + 4 vb + 2 vc + vd``) with variable ``x`` equal to
+    ``v``, in increasing order; ``pair[p, i, j]``: for the pairings ``{ab|cd}, {ac|bd},
+    {ad|bc}``, the cell whose first pair has cell ``i`` and second pair cell ``j``.
+    """
+    half = np.zeros((4, 2, 8), np.int64)
+    for x in range(4):
+        for val in range(2):
+            half[x, val] = [k for k in range(16) if ((k >> (3 - x)) & 1) == val]
+    pair = np.zeros((3, 4, 4), np.int64)
+    for q, (x, y, z, w) in enumerate(((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))):
+        for k in range(16):
+            vals = [(k >> (3 - i)) & 1 for i in range(4)]
+            pair[q, 2 * vals[x] + vals[y], 2 * vals[z] + vals[w]] = k
+    return half, pair
+
+
 def _hash_key(h: np.ndarray) -> np.ndarray:
     """One uint64 per pair of exact integer extent hashes (each < 2**53)."""
     h = h.astype(np.uint64)
@@ -1040,6 +1234,7 @@ def find_best_premises(
     progress: bool = False,
     min_support: int = 0,
     pareto: bool = False,
+    size4_method: str = "cells",
 ) -> list[PremiseResult] | tuple[list[PremiseResult], SearchStatistics]:
     """Find the premises of size <= ``max_size`` with the best objective value, exactly.
 
@@ -1056,8 +1251,8 @@ def find_best_premises(
     y : array-like of bool or 0/1, shape (n,)
         Target; positives are True / 1. All-positive or all-negative targets are allowed.
     max_size : int, default 3
-        Largest premise size, 1 to 4. Size 4 materializes all distinct extents of size 3 and
-        suits small attribute sets (tens of attributes).
+        Largest premise size, 1 to 4. Size 4 visits every attribute quadruple (time about
+        m^4 / 24 quadruples, memory 2 m^3 3-way counts; a few hundred attributes).
     objective : str, Objective or callable, default "f1"
         Any objective of :mod:`logicrules.metrics` ("f1", "accuracy", "balanced_accuracy",
         "jaccard", "precision", "recall", "mcc", "wracc") or a callable ``f(tp, fp, fn, tn)`` on
@@ -1081,6 +1276,11 @@ def find_best_premises(
     pareto : bool, default False
         Record the non-dominated premises of each size on the TP/TN plane in the statistics'
         ``pareto`` (see :class:`SearchStatistics`).
+    size4_method : {"cells", "extents"}, default "cells"
+        How size 4 is searched (both exact): "cells" scans attribute quadruples' truth tables
+        with a linear filter and closed forms (memory ~ m^3); "extents" materializes every
+        distinct extent of size <= 3 and combines them with rectangle bounds (memory ~ m^3 x 8
+        shapes, x 64 with negations; the former method, kept for comparison).
 
     Returns
     -------
@@ -1114,8 +1314,10 @@ def find_best_premises(
         raise ValueError("X has no attributes; a premise needs at least one")
     if matrix.shape[0] == 0:
         raise ValueError("X has no rows; premises are scored on at least one object")
+    if size4_method not in ("cells", "extents"):
+        raise ValueError(f"size4_method must be 'cells' or 'extents', got {size4_method!r}")
     search = _Search(matrix, target, keys, int(max_size), obj, int(top_k), bool(negations), memory, progress,
-                     pareto=bool(pareto))
+                     pareto=bool(pareto), size4_method=size4_method)
     search.size1(return_stats)
     if max_size >= 2:
         search.size2(return_stats)

@@ -25,7 +25,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-__all__ = ["popcount_rows", "scan_extent_pairs", "scan_triples"]
+__all__ = ["best_read_once4", "popcount_rows", "scan_extent_pairs", "scan_quadruples", "scan_triples", "triple_counts", "triple_rooms"]
 
 
 @intrinsic
@@ -289,3 +289,309 @@ def scan_extent_pairs(left_p, left_n, right_p, right_n, tp_l, fp_l, tp_r, fp_r, 
                     count += 1
         out_count[k] = count
         out_counted[k] = counted
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def triple_counts(bits_p, bits_n, out_p, out_n):
+    """``out[a, b, c] = |a AND b AND c|`` over positives / negatives for ``a < b < c``.
+
+    ``out_p``, ``out_n`` are (m, m, m) integer arrays; entries with unsorted indices are left as
+    they are.
+    """
+    m = bits_p.shape[0]
+    wp = bits_p.shape[1]
+    wn = bits_n.shape[1]
+    for a in prange(m):
+        ab_p = np.empty(wp, np.uint64)
+        ab_n = np.empty(wn, np.uint64)
+        for b in range(a + 1, m):
+            for w in range(wp):
+                ab_p[w] = bits_p[a, w] & bits_p[b, w]
+            for w in range(wn):
+                ab_n[w] = bits_n[a, w] & bits_n[b, w]
+            for c in range(b + 1, m):
+                out_p[a, b, c] = _count_and(ab_p, bits_p[c])
+                out_n[a, b, c] = _count_and(ab_n, bits_n[c])
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mobius(f, n):
+    """In place: ``f[U]`` = weight of the subsets' intersection -> weight of each truth-table cell.
+
+    On entry ``f[U]`` is the weighted count of the rows having every variable of ``U`` (bit set)
+    and ``f[0]`` the total; on exit ``f[U]`` is the weighted count of the cell where exactly the
+    variables of ``U`` are true (inclusion-exclusion, ``n`` variables, ``2^n`` entries).
+    """
+    size = 1 << n
+    bit = 1
+    while bit < size:
+        for u in range(size):
+            if (u & bit) == 0:
+                f[u] -= f[u | bit]
+        bit <<= 1
+
+
+@njit(cache=True, nogil=True)
+def best_read_once4(f, negations, half_idx, pair_idx):
+    """Best weighted sum over the read-once premises of 4 literals over 4 variables (16 cells).
+
+    ``f[k]``, ``k = 8 va + 4 vb + 2 vc + vd``. ``x o g`` (``g`` of size 3 over the other three):
+    ``x AND g`` is the best size-3 premise on the half ``x = 1``, ``x OR g`` that whole half
+    plus the best size-3 premise on the other half (and the same with ``NOT x``). ``(x o y) o
+    (z o w)``: with the 4 x 4 table ``W[i, j]`` (``i`` the cell of ``(x, y)``, ``j`` of ``(z,
+    w)``) an AND selects a block ``G x H`` where ``G`` and ``H`` are the cells selected by the two
+    pair premises (one cell for an AND of literals, three for an OR), an OR everything but such
+    a block (the complement of a one- or three-cell set is a three- or one-cell set); without
+    negations ``G, H`` are ``{11}`` or ``{01, 10, 11}``.
+    ``half_idx[x, v]`` lists the 8 cells with variable ``x`` equal to ``v``; ``pair_idx[p, i, j]``
+    the cell of row ``i``, column ``j`` for the pairing ``p``.
+    """
+    tot = 0.0
+    for k in range(16):
+        tot += f[k]
+    best = -np.inf
+    for x in range(4):
+        h1 = half_idx[x, 1]
+        h0 = half_idx[x, 0]
+        s1 = 0.0
+        for k in range(8):
+            s1 += f[h1[k]]
+        s0 = tot - s1
+        if negations:
+            b1 = _best_negations(f[h1[0]], f[h1[1]], f[h1[2]], f[h1[3]], f[h1[4]], f[h1[5]], f[h1[6]], f[h1[7]])
+            b0 = _best_negations(f[h0[0]], f[h0[1]], f[h0[2]], f[h0[3]], f[h0[4]], f[h0[5]], f[h0[6]], f[h0[7]])
+            best = max(best, max(max(b1, b0), max(s1 + b0, s0 + b1)))
+        else:
+            b1 = _best_positive(f[h1[0]], f[h1[1]], f[h1[2]], f[h1[3]], f[h1[4]], f[h1[5]], f[h1[6]], f[h1[7]])
+            b0 = _best_positive(f[h0[0]], f[h0[1]], f[h0[2]], f[h0[3]], f[h0[4]], f[h0[5]], f[h0[6]], f[h0[7]])
+            best = max(best, max(b1, s1 + b0))
+    for p in range(3):
+        W = np.empty((4, 4))
+        for i in range(4):
+            for j in range(4):
+                W[i, j] = f[pair_idx[p, i, j]]
+        if negations:
+            R = np.zeros(4)
+            C = np.zeros(4)
+            for i in range(4):
+                for j in range(4):
+                    R[i] += W[i, j]
+                    C[j] += W[i, j]
+            mx = -np.inf
+            mn = np.inf
+            for i in range(4):
+                for j in range(4):
+                    w = W[i, j]
+                    v1 = R[i] - w
+                    v2 = C[j] - w
+                    v3 = tot - R[i] - C[j] + w
+                    mx = max(mx, max(max(w, v1), max(v2, v3)))
+                    mn = min(mn, min(min(w, v1), min(v2, v3)))
+            best = max(best, max(mx, tot - mn))
+        else:
+            s_and11 = W[3, 3]
+            s_and13 = W[3, 1] + W[3, 2] + W[3, 3]
+            s_and31 = W[1, 3] + W[2, 3] + W[3, 3]
+            s_and33 = 0.0
+            s_or11 = 0.0
+            for i in range(1, 4):
+                for j in range(1, 4):
+                    s_and33 += W[i, j]
+            for i in range(3):
+                for j in range(3):
+                    s_or11 += W[i, j]
+            s_or33 = W[0, 0]
+            s_or13 = W[0, 0] + W[1, 0] + W[2, 0]
+            s_or31 = W[0, 0] + W[0, 1] + W[0, 2]
+            best = max(best, max(max(s_and11, s_and13), max(s_and31, s_and33)))
+            best = max(best, tot - min(min(s_or11, s_or33), min(s_or13, s_or31)))
+    return best
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
+                    half_idx, pair_idx, rep_cells, distance, distance_const, slack, rooms, use_rooms, a_list, cap,
+                    out_q, out_qcount, out_t, out_tcount, out_counted):
+    """Premises of size 4 passing a linear test, by attribute quadruples and triples.
+
+    A premise of size 4 over four distinct attributes ``a < b < c < d`` is read-once; one
+    popcount of ``a AND b AND c AND d`` per class, the triple counts ``t_p``/``t_n`` (from
+    :func:`triple_counts`), pair and single weights give its 16 weighted cells by
+    inclusion-exclusion. The quadruple is skipped when the sum of its positive cells (a bound
+    on every formula over it) is below ``threshold``, otherwise kept when
+    :func:`best_read_once4` reaches ``threshold``: kept ``(b, c, d)`` in ``out_q[i]``.
+    A premise of size 4 over at most three distinct attributes (repeats such as ``(a AND b) OR
+    (NOT a AND c)``) is one of the functions in ``rep_cells`` (float (L, 8) 0/1 cell matrix);
+    triples ``a < b < c`` whose best such function reaches ``threshold`` go to ``out_t[i]``.
+    Counts may exceed ``cap`` (overflow: the caller retries). ``out_counted[i]`` is the number
+    of quadruples of ``a_list[i]`` whose cells were computed.
+
+    Exact proximity pruning (as in :func:`scan_triples`): substituting ``d := z`` in a premise
+    of size 4 over ``a, b, c, d``, ``z`` one of ``a, b, c`` (or their negations, with negations)
+    or a constant, gives a premise of size <= 4 over ``{a, b, c}`` or a constant, whose value is
+    at most ``M3 = max(best function of rep_cells, 0, w_total)`` (bounded by the sum of positive
+    cells when that is below ``threshold``); the substitution changes the value by at most the
+    weighted distance ``distance[d, z]`` / ``distance_const[d]`` (``|alpha|`` per positive and
+    ``|beta|`` per negative row that differ). So ``d`` is skipped without a popcount when one of
+    those distances is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (near
+    ``a``, ``b``, ``d`` or a constant) against ``M3(a, b, d)``; the ``M3(a, b, .)`` are computed
+    in a first pass over the triples of ``(a, b)``. With ``use_rooms``, ``rooms[x, y, z]``
+    (:func:`triple_rooms`) holds ``threshold - M3 - slack`` of every triple and ``a`` and ``b``
+    are tested the same way against ``(b, c, d)`` and ``(a, c, d)``.
+    """
+    m = bits_p.shape[0]
+    wp = bits_p.shape[1]
+    wn = bits_n.shape[1]
+    n_rep = rep_cells.shape[0]
+    for i in prange(a_list.shape[0]):
+        a = a_list[i]
+        ab_p = np.empty(wp, np.uint64)
+        ab_n = np.empty(wn, np.uint64)
+        abc_p = np.empty(wp, np.uint64)
+        abc_n = np.empty(wn, np.uint64)
+        f = np.empty(16)
+        g = np.empty(8)
+        room_ab = np.empty(m)
+        w3 = np.empty(m)
+        qc = 0
+        tc = 0
+        counted = 0
+        wa = w_single[a]
+        for b in range(a + 1, m):
+            for w in range(wp):
+                ab_p[w] = bits_p[a, w] & bits_p[b, w]
+            for w in range(wn):
+                ab_n[w] = bits_n[a, w] & bits_n[b, w]
+            wb = w_single[b]
+            wab = w_pair[a, b]
+            near_a = min(distance[a, b], distance_const[a])
+            near_b = min(distance[a, b], distance_const[b])
+            # pass 1: triples (a, b, c), their size-4 premises with repeats and their rooms
+            for c in range(b + 1, m):
+                wabc = alpha * t_p[a, b, c] + beta * t_n[a, b, c]
+                g[0] = w_total
+                g[4] = wa
+                g[2] = wb
+                g[1] = w_single[c]
+                g[6] = wab
+                g[5] = w_pair[a, c]
+                g[3] = w_pair[b, c]
+                g[7] = wabc
+                _mobius(g, 3)
+                ideal = 0.0
+                for k in range(8):
+                    if g[k] > 0:
+                        ideal += g[k]
+                m3 = ideal
+                if ideal >= threshold:
+                    bestr = -np.inf
+                    for r in range(n_rep):
+                        s = 0.0
+                        for k in range(8):
+                            s += rep_cells[r, k] * g[k]
+                        bestr = max(bestr, s)
+                    m3 = bestr
+                    if bestr >= threshold:
+                        if tc < cap:
+                            out_t[i, tc, 0] = b
+                            out_t[i, tc, 1] = c
+                        tc += 1
+                room_ab[c] = threshold - max(m3, max(0.0, w_total)) - slack
+                w3[c] = wabc
+            # pass 2: quadruples (a, b, c, d); d (or c) near another attribute is skipped when
+            # the other three leave too little room
+            for c in range(b + 1, m - 1):
+                wc = w_single[c]
+                wac = w_pair[a, c]
+                wbc = w_pair[b, c]
+                wabc = w3[c]
+                room = room_ab[c]
+                near_c = min(min(distance[a, c], distance[b, c]), distance_const[c])
+                for w in range(wp):
+                    abc_p[w] = ab_p[w] & bits_p[c, w]
+                for w in range(wn):
+                    abc_n[w] = ab_n[w] & bits_n[c, w]
+                for d in range(c + 1, m):
+                    dcd = distance[c, d]
+                    near = min(min(distance[a, d], distance[b, d]), min(dcd, distance_const[d]))
+                    if near < room:
+                        continue
+                    if min(near_c, dcd) < room_ab[d]:
+                        continue
+                    if use_rooms:
+                        if min(near_b, min(distance[b, c], distance[b, d])) < rooms[a, c, d]:
+                            continue
+                        if min(near_a, min(distance[a, c], distance[a, d])) < rooms[b, c, d]:
+                            continue
+                    counted += 1
+                    f[15] = alpha * _count_and(abc_p, bits_p[d]) + beta * _count_and(abc_n, bits_n[d])
+                    f[0] = w_total
+                    f[8] = wa
+                    f[4] = wb
+                    f[2] = wc
+                    f[1] = w_single[d]
+                    f[12] = wab
+                    f[10] = wac
+                    f[9] = w_pair[a, d]
+                    f[6] = wbc
+                    f[5] = w_pair[b, d]
+                    f[3] = w_pair[c, d]
+                    f[14] = wabc
+                    f[13] = alpha * t_p[a, b, d] + beta * t_n[a, b, d]
+                    f[11] = alpha * t_p[a, c, d] + beta * t_n[a, c, d]
+                    f[7] = alpha * t_p[b, c, d] + beta * t_n[b, c, d]
+                    _mobius(f, 4)
+                    ideal = 0.0
+                    for k in range(16):
+                        if f[k] > 0:
+                            ideal += f[k]
+                    if ideal < threshold:
+                        continue
+                    if best_read_once4(f, negations, half_idx, pair_idx) >= threshold:
+                        if qc < cap:
+                            out_q[i, qc, 0] = b
+                            out_q[i, qc, 1] = c
+                            out_q[i, qc, 2] = d
+                        qc += 1
+        out_qcount[i] = qc
+        out_tcount[i] = tc
+        out_counted[i] = counted
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def triple_rooms(t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, rep_cells, slack, out):
+    """``out[a, b, c] = threshold - M3(a, b, c) - slack`` (float32, rounded down) for ``a < b < c``.
+
+    ``M3`` bounds every premise of size <= 4 over ``{a, b, c}`` and the constants, as in
+    :func:`scan_quadruples` (the sum of the positive cells when below ``threshold``, else the best
+    function of ``rep_cells``).
+    """
+    m = t_p.shape[0]
+    n_rep = rep_cells.shape[0]
+    for a in prange(m):
+        g = np.empty(8)
+        for b in range(a + 1, m):
+            for c in range(b + 1, m):
+                g[0] = w_total
+                g[4] = w_single[a]
+                g[2] = w_single[b]
+                g[1] = w_single[c]
+                g[6] = w_pair[a, b]
+                g[5] = w_pair[a, c]
+                g[3] = w_pair[b, c]
+                g[7] = alpha * t_p[a, b, c] + beta * t_n[a, b, c]
+                _mobius(g, 3)
+                m3 = 0.0
+                for k in range(8):
+                    if g[k] > 0:
+                        m3 += g[k]
+                if m3 >= threshold:
+                    bestr = -np.inf
+                    for r in range(n_rep):
+                        s = 0.0
+                        for k in range(8):
+                            s += rep_cells[r, k] * g[k]
+                        bestr = max(bestr, s)
+                    m3 = bestr
+                room = threshold - max(m3, max(0.0, w_total)) - slack
+                out[a, b, c] = np.float32(room - 1e-6 * (abs(room) + 1.0))

@@ -236,7 +236,83 @@ def test_bad_inputs_and_memory_limit():
         find_best_premises(X, y, memory_limit=100)
     big = np.random.default_rng(0).random((30, 80)) < 0.5
     with pytest.raises(PremiseSearchMemoryError, match="size 4"):
-        find_best_premises(big, y, max_size=4, memory_limit="50MB")
+        find_best_premises(big, y, max_size=4, memory_limit="50MB", size4_method="extents")
+    with pytest.raises(PremiseSearchMemoryError, match="size 4"):
+        find_best_premises(big, y, max_size=4, memory_limit="1MB")
+    with pytest.raises(ValueError, match="size4_method"):
+        find_best_premises(X, y, max_size=4, size4_method="nope")
     assert find_best_premises(X, y, memory_limit="1GiB")[0].score > 0
     with pytest.raises(ValueError, match="min_support"):
         find_best_premises(X, y, objective="precision", min_support=31)
+
+
+# ------------------------------------------------------------------- size 4 by truth-table cells
+def test_closed_form_of_best_read_once_quadruple_formula():
+    from logicrules.fca import search_kernels
+    from logicrules.fca.premise_space import quadruple_shapes, shape_matrix
+    from logicrules.fca.search import _quadruple_index_tables
+
+    half, pair = _quadruple_index_tables()
+    rng = np.random.default_rng(0)
+    for negations in (True, False):
+        M = shape_matrix(quadruple_shapes(negations), 4).astype(float)
+        for _ in range(500):
+            f = rng.normal(size=16) * rng.integers(1, 5)
+            if rng.random() < 0.3:
+                f = np.round(f)
+            got = search_kernels.best_read_once4(f, negations, half, pair)
+            assert got == pytest.approx((M @ f).max(), abs=1e-9)
+
+
+def test_size4_shape_lists_match_the_definition():
+    from logicrules.fca.premise_space import quadruple_shapes, repeat_shapes
+
+    assert len(quadruple_shapes(True)) == 832 and len(quadruple_shapes(False)) == 52
+    for k in (2, 3):
+        # all truth assignments of k variables as rows: extents are the functions themselves
+        X = np.array([[(j >> (k - 1 - i)) & 1 for i in range(k)] for j in range(2**k)], dtype=bool)
+        for negations in (True, False):
+            expected = brute_force_extents(X, 4, negations)
+            got = {s.mask for s in repeat_shapes(k, negations)}
+            assert got == set(expected)
+    assert len(repeat_shapes(2, True)) == 16          # XOR and XNOR need size 4
+
+
+@pytest.mark.parametrize("objective", ["f1", "accuracy", "mcc", "jaccard", "precision", "wracc"])
+def test_size4_cells_more_attributes(objective):
+    for seed, negations, m in [(20, True, 5), (21, False, 6), (22, True, 6)]:
+        X, y = random_context(seed, n=45, m=m)
+        check_against_brute_force(X, y, 4, objective, negations=negations)
+
+
+@pytest.mark.parametrize("top_k", [3, 9])
+def test_size4_top_k_and_methods_agree(top_k):
+    for seed, negations in [(30, True), (31, False)]:
+        X, y = random_context(seed, n=40, m=5)
+        cells = check_against_brute_force(X, y, 4, "f1", negations=negations, top_k=top_k)
+        extents = find_best_premises(X, y, max_size=4, negations=negations, top_k=top_k, size4_method="extents")
+        assert [r.score for r in cells] == [r.score for r in extents]
+
+
+@settings(max_examples=15, deadline=None)
+@given(data=st.data(), n=st.integers(1, 40), m=st.integers(1, 5), negations=st.booleans(),
+       objective=st.sampled_from(OBJECTIVE_NAMES), top_k=st.integers(1, 3))
+def test_hypothesis_size4(data, n, m, negations, objective, top_k):
+    X = np.array(data.draw(st.lists(st.lists(st.booleans(), min_size=m, max_size=m), min_size=n, max_size=n)))
+    y = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)))
+    check_against_brute_force(X.reshape(n, m), y, 4, objective, negations=negations, top_k=top_k)
+
+
+def test_size4_planted_repeat_rule_and_statistics():
+    # a multiplexer (a AND b) OR (NOT a AND c) needs size 4 with a repeated attribute
+    rng = np.random.default_rng(3)
+    X = rng.random((200, 7)) < 0.5
+    y = (X[:, 1] & X[:, 4]) | (~X[:, 1] & X[:, 6])
+    results, stats = find_best_premises(X, y, max_size=4, return_stats=True, pareto=True)
+    best = results[0]
+    assert best.score == 1.0 and best.size == 4
+    assert np.array_equal(best.formula.evaluate(X), y)
+    frame = stats.to_frame()
+    assert list(frame.index) == [1, 2, 3, 4] and frame.loc[4, "best_score"] == 1.0
+    assert 0 < frame.loc[4, "tested"] and frame.loc[4, "counted"] <= 7 * 6 * 5 * 4 // 24
+    assert stats.pareto[4][-1].score >= 0
