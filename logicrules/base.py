@@ -87,6 +87,21 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         The learned rule.
     rules_ : DataFrame
         :meth:`get_rules` on the training data.
+
+    Examples
+    --------
+    A learner only turns a boolean matrix into a formula over the attribute names:
+
+    >>> import numpy as np
+    >>> from logicrules.formula import Literal
+    >>> class FirstColumn(RuleClassifier):
+    ...     def __init__(self, binarizer="passthrough"):
+    ...         self.binarizer = binarizer
+    ...     def _fit_formula(self, Xb, y, names):
+    ...         return Literal(names[0])
+    >>> model = FirstColumn().fit(np.array([[1, 0], [0, 1]]), ["yes", "no"])
+    >>> print(model.formula_, model.predict(np.array([[1, 1]])))
+    x0 ['yes']
     """
 
     _binarizer_default = "quantile"

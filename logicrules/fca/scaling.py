@@ -678,7 +678,7 @@ class MedianBinarizer(_BaseBinarizer):
     ) -> tuple[list[Condition], str | None]:
         median = float(np.median(present))
         above = distinct[distinct > median]
-        if above.size == 0:  # median = maximum; distinct has >= 2 values, so some lie below
+        if above.size == 0:  # median = maximum: lower values, or missing ones, make it false
             return [Condition(column, ">=", median)], None
         threshold = _short_threshold(median, float(above[0]), near_low=True)
         return [Condition(column, ">", threshold)], None

@@ -16,10 +16,16 @@ How it stays exact and fast (details in the modules it uses):
   triple when its best read-once formula passes a *linear* test that every premise better than
   the current k-th best passes (Dinkelbach's line for F1/Jaccard); survivors are scored exactly,
   the threshold rises as better premises appear (running threshold);
-* size 4 combines the distinct extents ``P_1 o P_3`` and ``P_2 o P_2`` with exact rectangle
-  bounds of the score table (the paper's Proposition 2, generalized to any objective); it
-  materializes every distinct extent of size 3, so it is for small attribute sets (a clear error
-  names the memory it would need otherwise).
+* size 4 (:meth:`_Search.size4_cells`) visits every attribute quadruple in a compiled loop: one
+  4-way popcount per class plus stored 3-way counts give the 16 weighted cells, the sum of the
+  positive cells bounds every formula, and the best read-once formula of 4 literals has a closed
+  form over the cells (``x o g``: halves and the size-3 closed form; ``(x o y) o (z o w)``: block
+  sums of a 4 x 4 table); premises of size 4 that repeat an attribute are functions of a triple,
+  tested against every such function. An exact proximity bound (a fourth attribute near one of
+  the other three or a constant cannot beat the best premise over those three by more than the
+  distance) skips most quadruples before counting. Memory grows as m^3 (the 3-way counts),
+  time as m^4/24. The former method (``size4_method="extents"``: materialize every distinct
+  extent of size <= 3 and combine them with rectangle bounds) is kept for comparison.
 """
 
 from __future__ import annotations

@@ -9,9 +9,16 @@ materializing billions of intermediate values:
   triple when the best read-once formula over it reaches a *linear* score threshold
   (``alpha * tp + beta * fp >= threshold``). The best formula of each family has a closed form
   over the 8 weighted cells, so no formula is enumerated.
+* :func:`scan_quadruples` (size 4) visits every quadruple ``a < b < c < d``: one popcount of
+  ``a AND b AND c AND d`` per class and the stored 3-way counts (:func:`triple_counts`) give the
+  16 weighted cells by inclusion-exclusion; the sum of the positive cells bounds every formula
+  and :func:`best_read_once4` is the closed form of the best read-once formula of 4 literals.
+  Premises of size 4 repeating an attribute are tested per triple. Exact proximity bounds
+  (:func:`triple_rooms`) skip most quadruples before counting.
 * :func:`scan_extent_pairs` combines two lists of extents by AND and OR (premises of size 4 are
   ``P_1 o P_3`` and ``P_2 o P_2``), prunes a pair from its operands' counts with the exact
-  rectangle bounds of the score table, and scores the survivors exactly.
+  rectangle bounds of the score table, and scores the survivors exactly (the former size-4
+  method, ``size4_method="extents"``).
 
 Bitsets here use the search's own layout: two uint64 arrays with one row per attribute (or
 extent), one over the positive objects and one over the negative objects, each padded with zero

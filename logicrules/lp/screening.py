@@ -194,6 +194,12 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
     Returns
     -------
     ndarray of bool, shape (n,)
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5)
+    >>> round_solution(P, np.array([0.9, 0.2])).tolist()
+    [True, False]
     """
     w = np.asarray(w, dtype=np.float64)
     values = np.unique(w[w > 1e-9])
@@ -215,6 +221,13 @@ def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tu
     value : float
         Objective of the best integral rule found.
     rule : ndarray of bool, shape (n,)
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5)
+    >>> value, w = upper_bound(P)
+    >>> value, w.tolist()
+    (1.5, [True, False])
     """
     candidates = [np.zeros(problem.n_columns, dtype=bool), greedy_cover(problem)]
     if w is not None:
@@ -253,6 +266,13 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     LPResult
         Over all columns (screened ones have ``w_j = 0``); ``columns_screened`` counts the
         columns left out of the final solve, ``details`` has the bounds and pricing rounds.
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5)
+    >>> result = solve_with_screening(P)
+    >>> round(result.objective, 6), result.w.tolist()
+    (1.5, [1.0, 0.0])
     """
     start = time.perf_counter()
     mu = greedy_dual(problem) if dual is None else repair_dual(problem, dual)

@@ -142,7 +142,15 @@ def solve_relaxation(A_pos, A_neg, lam: float, solver: str = "highs", weights=No
 
 def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral: bool = False,
                   time_limit: float | None = None, merge_rows: bool = False) -> LPResult:
-    """Solve a prepared :class:`GroupTestingProblem` (see :func:`solve_relaxation`)."""
+    """Solve a prepared :class:`GroupTestingProblem` (see :func:`solve_relaxation`).
+
+    Examples
+    --------
+    >>> from logicrules.lp.model import build_problem
+    >>> result = solve_problem(build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5))
+    >>> round(result.objective, 6), result.w.tolist()
+    (1.5, [1.0, 0.0])
+    """
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; use one of {', '.join(SOLVERS)}")
     if time_limit is not None and not (float(time_limit) > 0):
