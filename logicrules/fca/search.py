@@ -112,19 +112,25 @@ class SizeStatistics:
     extent_combinations : int
         Combinations of distinct extents (after merging equal/complementary attributes) that
         produce the premises of this size: literals; pairs x 2-literal shapes; attribute triples
-        x 3-literal read-once shapes; ``E1 x E<=3`` and ``E<=2 x E<=2`` pairs x 2 operators.
+        x 3-literal read-once shapes; size 4: attribute quadruples x 4-literal read-once shapes
+        plus triples x functions of size <= 4 over them (with ``size4_method="extents"``:
+        ``E1 x E<=3`` and ``E<=2 x E<=2`` pairs x 2 operators).
     counted : int
         Combinations whose counts were computed after the exact pruning bounds (size 3:
         triples surviving the proximity bound x shapes, each scored by the closed form of the
-        linear filter; size 4: extent pairs surviving the rectangle bounds x 2).
+        linear filter; size 4: attribute quadruples whose 16 cells were computed after the
+        proximity bound, or with ``size4_method="extents"`` extent pairs surviving the rectangle
+        bounds x 2).
     tested : int
         Combinations scored exactly with the objective (size 3: shapes of the triples passing
-        the linear filter; size 4: pairs above the threshold).
+        the linear filter; size 4: premises of the quadruples and triples passing the linear
+        filter, or extent pairs above the threshold with ``size4_method="extents"``).
     new_extents : int or None
         Distinct extents first reached at this size (exact for sizes 1-2 when counted, i.e.
         with ``return_stats=True``); for size 3 the distinct extents among the tested
-        combinations (counted while at most 20,000 triples are tested), for size 4 the new
-        extents among those above the threshold. None when not counted.
+        combinations (counted while at most 20,000 triples are tested); for size 4 not counted
+        (None), except with ``size4_method="extents"`` (the new extents among those above the
+        threshold). None when not counted.
     kept : int
         Distinct extents kept for later sizes / in the result list after this size.
     best_score : float
@@ -905,6 +911,7 @@ class _Search:
         pending = list(range(nv - 2))
         cap = 1024
         chunk = 16
+        bar = _progress_bar(self.progress, len(pending), "size 4")
         filt_for = None
         filt = None
         while pending:
@@ -954,6 +961,10 @@ class _Search:
                 if self.top.threshold() == threshold:
                     cap *= 4
                 chunk = max(1, chunk // 2)
+            if bar is not None:
+                bar.update(len(a_list) - len(redo))
+        if bar is not None:
+            bar.close()
         self._tick(4, started, combos, tested, None, counted)
 
     def _check_size4_memory(self) -> None:
@@ -1275,7 +1286,7 @@ def find_best_premises(
         Also return the per-size :class:`SearchStatistics` (counting distinct extents of sizes
         1-2 too, which costs a little more).
     progress : bool, default False
-        Show a tqdm progress bar for the size-3 scan.
+        Show a tqdm progress bar for the size-3 and size-4 scans.
     min_support : int, default 0
         Passed to :func:`logicrules.metrics.get_objective` (premises covering fewer rows score
         -inf), e.g. with ``objective="precision"``.

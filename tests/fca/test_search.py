@@ -316,3 +316,5 @@ def test_size4_planted_repeat_rule_and_statistics():
     assert list(frame.index) == [1, 2, 3, 4] and frame.loc[4, "best_score"] == 1.0
     assert 0 < frame.loc[4, "tested"] and frame.loc[4, "counted"] <= 7 * 6 * 5 * 4 // 24
     assert stats.pareto[4][-1].score >= 0
+    pytest.importorskip("tqdm")
+    assert find_best_premises(X, y, max_size=4, progress=True)[0].score == 1.0
