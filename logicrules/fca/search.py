@@ -52,6 +52,7 @@ from logicrules.fca.premise_space import (
 from logicrules.fca.score_table import ScoreTable, linear_filter
 from logicrules.formula import And, Formula, Literal, Or
 from logicrules.metrics import Objective, get_objective
+from logicrules.validation import as_boolean_matrix, as_boolean_target
 
 __all__ = [
     "PremiseResult",
@@ -209,36 +210,11 @@ def _as_inputs(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list]:
         keys = [str(c) for c in X.columns]
         if len(set(keys)) != len(keys):
             raise ValueError("X has duplicate column names; formulas could not name attributes")
-        matrix = _boolean_matrix(X.to_numpy())
+        matrix = as_boolean_matrix(X.to_numpy(), labels=keys)
     else:
-        matrix = _boolean_matrix(np.asarray(X))
+        matrix = as_boolean_matrix(X)
         keys = list(range(matrix.shape[1]))
-    target = np.asarray(y)
-    if target.ndim != 1 or len(target) != matrix.shape[0]:
-        raise ValueError(f"y must be 1-D with one entry per row of X ({matrix.shape[0]}), got shape {target.shape}")
-    if target.dtype != bool:
-        try:
-            values = target.astype(np.float64)
-        except (TypeError, ValueError):
-            raise ValueError("y must be boolean or 0/1 (the positive class is 1 / True)") from None
-        if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
-            raise ValueError("y must be boolean or 0/1 (the positive class is 1 / True)")
-        target = values.astype(bool)
-    return matrix, target, keys
-
-
-def _boolean_matrix(array: np.ndarray) -> np.ndarray:
-    if array.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_objects, n_attributes), got shape {array.shape}")
-    if array.dtype == bool:
-        return array
-    try:
-        values = array.astype(np.float64)
-    except (TypeError, ValueError):
-        raise ValueError("X must be boolean or 0/1; binarize raw data first (logicrules.fca.scaling)") from None
-    if np.isnan(values).any() or not np.isin(values, (0.0, 1.0)).all():
-        raise ValueError("X must be boolean or 0/1 (NaN or other values found); binarize it first")
-    return values.astype(bool)
+    return matrix, as_boolean_target(y, matrix.shape[0]), keys
 
 
 # ------------------------------------------------------------------------ formula specs

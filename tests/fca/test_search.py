@@ -216,7 +216,7 @@ def test_bad_inputs_and_memory_limit():
         find_best_premises(X, y, max_size=5)
     with pytest.raises(ValueError, match="top_k"):
         find_best_premises(X, y, top_k=0)
-    with pytest.raises(ValueError, match="y must"):
+    with pytest.raises(ValueError, match="30 rows but y has 29"):
         find_best_premises(X, y[:-1])
     with pytest.raises(ValueError, match="y must"):
         find_best_premises(X, np.where(y, 2, 0))
