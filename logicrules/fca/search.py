@@ -638,13 +638,10 @@ class _Search:
         while pending:
             threshold = self.top.threshold()
             if filt_for != threshold:
-                filt = linear_filter(self.table, threshold)
+                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv)
                 filt_for = threshold
                 if filt is None:
                     break
-                w_single = filt.alpha * tpv + filt.beta * fpv
-                w_pair = filt.alpha * self.pair_p + filt.beta * self.pair_n.astype(np.float64)
-                w_total = filt.alpha * p.n_pos + filt.beta * p.n_neg
                 distance, distance_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
             a_list = np.array(pending[:chunk], dtype=np.int64)
             need = len(a_list) * cap * 2 * 4
@@ -683,6 +680,21 @@ class _Search:
         if bar is not None:
             bar.close()
         self._tick(3, started, combos, tested, len(new_keys) if count_extents else None, counted)
+
+    def _filter_weights(self, threshold, tpv, fpv):
+        """The linear filter for ``threshold`` and its weights of single attributes, pairs and all rows.
+
+        Returns ``(filter, w_single, w_pair, w_total)``, or four Nones when no linear filter
+        exists for the objective at this threshold.
+        """
+        filt = linear_filter(self.table, threshold)
+        if filt is None:
+            return None, None, None, None
+        p = self.prep
+        w_single = filt.alpha * tpv + filt.beta * fpv
+        w_pair = filt.alpha * self.pair_p + filt.beta * self.pair_n.astype(np.float64)
+        w_total = filt.alpha * p.n_pos + filt.beta * p.n_neg
+        return filt, w_single, w_pair, w_total
 
     def _proximity_pruning(self, filt, w_single, w_pair, w_total):
         """Distances and rooms for the exact proximity pruning of the triple scan.
@@ -893,13 +905,10 @@ class _Search:
         while pending:
             threshold = self.top.threshold()
             if filt_for != threshold:
-                filt = linear_filter(self.table, threshold)
+                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv)
                 filt_for = threshold
                 if filt is None:
                     break
-                w_single = filt.alpha * tpv + filt.beta * fpv
-                w_pair = filt.alpha * self.pair_p + filt.beta * self.pair_n.astype(np.float64)
-                w_total = filt.alpha * p.n_pos + filt.beta * p.n_neg
                 distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
                 slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
                 if use_rooms:

@@ -601,7 +601,7 @@ def test_transform_context():
 
 MYOCARD_PATHS = [
     Path(logicrules.__file__).parent / "data" / "myocardial_infarction.csv.gz",
-    Path("/work/shared/datasets/myocardial_infarction.csv.gz"),
+    Path(__file__).resolve().parents[3] / "shared" / "datasets" / "myocardial_infarction.csv.gz",
 ]
 
 
