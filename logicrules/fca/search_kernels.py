@@ -67,6 +67,22 @@ def popcount_rows(bits):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _best_half_split(a0, a1, a2, a3, b0, b1, b2, b3, tot):
+    """Best of ``x AND (y OR z)`` and ``x OR (y AND z)`` shapes for one split into halves.
+
+    ``a*`` are the four cells of one half (``x`` false, say) and ``b*`` of the other: a half
+    minus its worst cell, or a half plus the best cell of the other half.
+    """
+    s0 = a0 + a1 + a2 + a3
+    s1 = tot - s0
+    lo0 = min(min(a0, a1), min(a2, a3))
+    lo1 = min(min(b0, b1), min(b2, b3))
+    hi0 = max(max(a0, a1), max(a2, a3))
+    hi1 = max(max(b0, b1), max(b2, b3))
+    return max(max(s0 - lo0, s1 - lo1), max(s0 + hi1, s1 + hi0))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _best_negations(w0, w1, w2, w3, w4, w5, w6, w7):
     """Best weighted sum over the 64 read-once formulas of 3 literals (any polarity).
 
@@ -78,30 +94,9 @@ def _best_negations(w0, w1, w2, w3, w4, w5, w6, w7):
     mx = max(max(max(w0, w1), max(w2, w3)), max(max(w4, w5), max(w6, w7)))
     mn = min(min(min(w0, w1), min(w2, w3)), min(min(w4, w5), min(w6, w7)))
     best = max(mx, tot - mn)
-    # halves by a: {0,1,2,3} / {4,5,6,7}
-    s0 = w0 + w1 + w2 + w3
-    s1 = tot - s0
-    lo0 = min(min(w0, w1), min(w2, w3))
-    lo1 = min(min(w4, w5), min(w6, w7))
-    hi0 = max(max(w0, w1), max(w2, w3))
-    hi1 = max(max(w4, w5), max(w6, w7))
-    best = max(best, max(max(s0 - lo0, s1 - lo1), max(s0 + hi1, s1 + hi0)))
-    # halves by b: {0,1,4,5} / {2,3,6,7}
-    s0 = w0 + w1 + w4 + w5
-    s1 = tot - s0
-    lo0 = min(min(w0, w1), min(w4, w5))
-    lo1 = min(min(w2, w3), min(w6, w7))
-    hi0 = max(max(w0, w1), max(w4, w5))
-    hi1 = max(max(w2, w3), max(w6, w7))
-    best = max(best, max(max(s0 - lo0, s1 - lo1), max(s0 + hi1, s1 + hi0)))
-    # halves by c: {0,2,4,6} / {1,3,5,7}
-    s0 = w0 + w2 + w4 + w6
-    s1 = tot - s0
-    lo0 = min(min(w0, w2), min(w4, w6))
-    lo1 = min(min(w1, w3), min(w5, w7))
-    hi0 = max(max(w0, w2), max(w4, w6))
-    hi1 = max(max(w1, w3), max(w5, w7))
-    best = max(best, max(max(s0 - lo0, s1 - lo1), max(s0 + hi1, s1 + hi0)))
+    best = max(best, _best_half_split(w0, w1, w2, w3, w4, w5, w6, w7, tot))  # halves by a
+    best = max(best, _best_half_split(w0, w1, w4, w5, w2, w3, w6, w7, tot))  # halves by b
+    best = max(best, _best_half_split(w0, w2, w4, w6, w1, w3, w5, w7, tot))  # halves by c
     return best
 
 
