@@ -101,6 +101,28 @@ def _best_negations(w0, w1, w2, w3, w4, w5, w6, w7):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _best_repeat_shape(g, rep_cells, threshold):
+    """Best weighted sum over the shapes ``rep_cells`` (r, 8) of the 8 weighted cells ``g``.
+
+    When the sum of the positive cells (a bound on every shape) is already below
+    ``threshold``, that bound is returned instead: it is all the callers need then.
+    """
+    bound = 0.0
+    for k in range(8):
+        if g[k] > 0:
+            bound += g[k]
+    if bound < threshold:
+        return bound
+    best = -np.inf
+    for r in range(rep_cells.shape[0]):
+        total = 0.0
+        for k in range(8):
+            total += rep_cells[r, k] * g[k]
+        best = max(best, total)
+    return best
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
     """Best weighted sum over the 8 read-once formulas of 3 positive literals."""
     a_and = w5 + w6 + w7        # a AND (b OR c)
@@ -444,7 +466,6 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
     m = bits_p.shape[0]
     wp = bits_p.shape[1]
     wn = bits_n.shape[1]
-    n_rep = rep_cells.shape[0]
     for i in prange(a_list.shape[0]):
         a = a_list[i]
         ab_p = np.empty(wp, np.uint64)
@@ -480,24 +501,12 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
                 g[3] = w_pair[b, c]
                 g[7] = wabc
                 _mobius(g, 3)
-                ideal = 0.0
-                for k in range(8):
-                    if g[k] > 0:
-                        ideal += g[k]
-                m3 = ideal
-                if ideal >= threshold:
-                    bestr = -np.inf
-                    for r in range(n_rep):
-                        s = 0.0
-                        for k in range(8):
-                            s += rep_cells[r, k] * g[k]
-                        bestr = max(bestr, s)
-                    m3 = bestr
-                    if bestr >= threshold:
-                        if tc < cap:
-                            out_t[i, tc, 0] = b
-                            out_t[i, tc, 1] = c
-                        tc += 1
+                m3 = _best_repeat_shape(g, rep_cells, threshold)
+                if m3 >= threshold:
+                    if tc < cap:
+                        out_t[i, tc, 0] = b
+                        out_t[i, tc, 1] = c
+                    tc += 1
                 room_ab[c] = threshold - max(m3, max(0.0, w_total)) - slack
                 w3[c] = wabc
             # pass 2: quadruples (a, b, c, d); d (or c) near another attribute is skipped when
@@ -569,7 +578,6 @@ def triple_rooms(t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, re
     function of ``rep_cells``).
     """
     m = t_p.shape[0]
-    n_rep = rep_cells.shape[0]
     for a in prange(m):
         g = np.empty(8)
         for b in range(a + 1, m):
@@ -583,17 +591,6 @@ def triple_rooms(t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, re
                 g[3] = w_pair[b, c]
                 g[7] = alpha * t_p[a, b, c] + beta * t_n[a, b, c]
                 _mobius(g, 3)
-                m3 = 0.0
-                for k in range(8):
-                    if g[k] > 0:
-                        m3 += g[k]
-                if m3 >= threshold:
-                    bestr = -np.inf
-                    for r in range(n_rep):
-                        s = 0.0
-                        for k in range(8):
-                            s += rep_cells[r, k] * g[k]
-                        bestr = max(bestr, s)
-                    m3 = bestr
+                m3 = _best_repeat_shape(g, rep_cells, threshold)
                 room = threshold - max(m3, max(0.0, w_total)) - slack
                 out[a, b, c] = np.float32(room - 1e-6 * (abs(room) + 1.0))
