@@ -23,7 +23,8 @@ How it stays exact and fast (details in the modules it uses):
   sums of a 4 x 4 table); premises of size 4 that repeat an attribute are functions of a triple,
   tested against every such function. An exact proximity bound (a fourth attribute near one of
   the other three or a constant cannot beat the best premise over those three by more than the
-  distance) skips most quadruples before counting. Memory grows as m^3 (the 3-way counts),
+  distance) skips most quadruples before counting. Memory grows as m^3/6 (the 3-way counts of
+  sorted triples, 2 bytes per class, and their float32 "rooms" when they fit),
   time as m^4/24. The former method (``size4_method="extents"``: materialize every distinct
   extent of size <= 3 and combine them with rectangle bounds) is kept for comparison.
 """
@@ -64,6 +65,7 @@ __all__ = [
 
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 _MAX_COUNTED_TRIPLES = 20_000    # size-3 distinct extents are counted up to this many scored triples
+_MAX_COUNTED_PREMISES = 1_280_000   # size-4 distinct extents: up to this many scored premises
 
 
 class PremiseSearchMemoryError(MemoryError):
@@ -129,9 +131,10 @@ class SizeStatistics:
     new_extents : int or None
         Distinct extents first reached at this size (exact for sizes 1-2 when counted, i.e.
         with ``return_stats=True``); for size 3 the distinct extents among the tested
-        combinations (counted while at most 20,000 triples are tested); for size 4 not counted
-        (None), except with ``size4_method="extents"`` (the new extents among those above the
-        threshold). None when not counted.
+        combinations (counted while at most 20,000 triples are tested); for size 4 the distinct
+        extents among the premises scored exactly (counted while at most 1,280,000 are), with
+        ``size4_method="extents"`` the new extents among those above the threshold. None when
+        not counted.
     kept : int
         Distinct extents kept for later sizes / in the result list after this size.
     best_score : float
@@ -585,33 +588,74 @@ class _Search:
             self.fronts.add(2, tp, fp, lambda ix: [specs[i] for i in ix])
 
     # -- size 3 ------------------------------------------------------------------------
-    def _seed_size3(self) -> None:
-        """Greedy size-3 premises (good size-2 premise AND/OR any literal) raise the threshold early."""
+    def _literals(self):
+        """Bits over positives and negatives and specs of every literal of the variables."""
         p = self.prep
-        if not self.seeds or not len(self.vars):
-            return
         r = self.vars
         neg = np.zeros(len(r), dtype=bool)
         if p.negations:
             r = np.concatenate([r, r])
             neg = np.concatenate([neg, np.ones(len(self.vars), dtype=bool)])
         lp, ln = self._lit_bits(r, neg)
-        shapes = pair_shapes(p.negations)
-        for spec in self.seeds:
-            variables = np.array([[spec[1], spec[2]]])
-            cp_, cn_ = self._cells_bits(variables)
-            qp, qn = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
+        return lp, ln, [("lit", int(a), bool(b)) for a, b in zip(r, neg)]
+
+    def _extend_greedily(self, ep, en, spec, size: int, up_to: int, literals) -> None:
+        """Offer ``premise AND/OR literal`` for every literal, then extend the best one, up to ``up_to``.
+
+        Greedy premises are real premises of their size, so they raise the running threshold of
+        the exhaustive scans early (the scans stay exact whatever the threshold is).
+        """
+        lp, ln, lit_specs = literals
+        while size < up_to and len(lp):
+            size += 1
+            best = None
             for op in ("and", "or"):
-                ep = (lp & qp) if op == "and" else (lp | qp)
-                en = (ln & qn) if op == "and" else (ln | qn)
-                tp = np.bitwise_count(ep).sum(axis=1).astype(np.int64)
-                fp = np.bitwise_count(en).sum(axis=1).astype(np.int64)
+                bp = (lp & ep) if op == "and" else (lp | ep)
+                bn = (ln & en) if op == "and" else (ln | en)
+                tp = np.bitwise_count(bp).sum(axis=1).astype(np.int64)
+                fp = np.bitwise_count(bn).sum(axis=1).astype(np.int64)
                 scores = self._scores(tp, fp)
-                self._offer_ranked(scores, 3, tp, fp, lambda ix, op=op, spec=spec, ep=ep, en=en: (
-                    ep[ix], en[ix], [("op", op, spec, ("lit", int(r[i]), bool(neg[i]))) for i in ix]))
+
+                def specs_of(ix, op=op):
+                    return [("op", op, spec, lit_specs[i]) for i in ix]
+
+                self._offer_ranked(scores, size, tp, fp, lambda ix, bp=bp, bn=bn, specs_of=specs_of: (
+                    bp[ix], bn[ix], specs_of(ix)))
                 if self.fronts is not None:
-                    self.fronts.add(3, tp, fp, lambda ix, op=op, spec=spec: [
-                        ("op", op, spec, ("lit", int(r[i]), bool(neg[i]))) for i in ix])
+                    self.fronts.add(size, tp, fp, specs_of)
+                j = int(np.argmax(scores))
+                if best is None or scores[j] > best[0]:
+                    best = (scores[j], bp[j:j + 1], bn[j:j + 1], specs_of([j])[0])
+            _, ep, en, spec = best
+
+    def _seed_size3(self) -> None:
+        """Greedy size-3 premises (good size-2 premise AND/OR any literal) raise the threshold early."""
+        if not self.seeds or not len(self.vars):
+            return
+        literals = self._literals()
+        shapes = pair_shapes(self.prep.negations)
+        for spec in self.seeds:
+            cp_, cn_ = self._cells_bits(np.array([[spec[1], spec[2]]]))
+            ep, en = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
+            self._extend_greedily(ep, en, spec, 2, 3, literals)
+
+    def _seed_size4(self) -> None:
+        """Greedy size-4 premises from the listed premises of size <= 3 and the size-2 seeds."""
+        if not len(self.vars):
+            return
+        literals = self._literals()
+        wp = self.prep.bits_p.shape[1]
+        starts = []
+        for key, (score, size, tp, fp, spec) in list(self.top.entries.items()):
+            bits = np.frombuffer(key, dtype=np.uint64)
+            starts.append((bits[None, :wp].copy(), bits[None, wp:].copy(), spec, size))
+        shapes = pair_shapes(self.prep.negations)
+        for spec in self.seeds:
+            cp_, cn_ = self._cells_bits(np.array([[spec[1], spec[2]]]))
+            ep, en = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
+            starts.append((ep, en, spec, 2))
+        for ep, en, spec, size in starts:
+            self._extend_greedily(ep, en, spec, size, 4, literals)
 
     def size3(self, count_extents: bool) -> None:
         started = time.perf_counter()
@@ -793,7 +837,7 @@ class _Search:
     def _size4_cells_bytes(self, nv: int, rooms: bool) -> int:
         """Memory of size 4 by cells: 3-way counts per class (and the triples' rooms), pair tables."""
         per_triple = 2 * np.dtype(self._triple_count_dtype()).itemsize + (4 if rooms else 0)
-        return per_triple * nv**3 + 96 * nv * nv
+        return per_triple * (nv * (nv - 1) * (nv - 2) // 6) + 104 * nv * nv
 
     def _check_size4_cells_memory(self, nv: int) -> None:
         """Size 4 by cells keeps the 3-way counts of all attribute triples: refuse if they cannot fit."""
@@ -805,17 +849,18 @@ class _Search:
                 "Use max_size=3, fewer attributes (e.g. a coarser binarizer), or raise memory_limit "
                 f"(time also grows as m^4/24 attribute quadruples: {nv**4 / 24:.2g} here).")
 
-    def size4(self) -> None:
+    def size4(self, count_extents: bool) -> None:
         if self.size4_method == "extents":
             self.size4_extents()
         else:
-            self.size4_cells()
+            self.size4_cells(count_extents)
 
-    def _score_shapes(self, variables: np.ndarray, shapes, sizes: np.ndarray) -> tuple[int, int]:
+    def _score_shapes(self, variables: np.ndarray, shapes, sizes: np.ndarray, new_keys: set | None = None) -> int:
         """Exact scores of every shape over each row of ``variables`` (representatives, (k, v)).
 
         Cells are counted from the cell bitsets; extents are built only for premises entering the
-        result list. Returns the number of premises scored.
+        result list, and for every scored premise when ``new_keys`` (a set collecting distinct
+        extents) is given. Returns the number of premises scored.
         """
         if not len(variables):
             return 0
@@ -834,6 +879,10 @@ class _Search:
             flat = self._scores(tp, fp)
             size = np.tile(sizes, len(var))
             scored += flat.size
+            if new_keys is not None:
+                for f, mask in enumerate(masks):
+                    ep, en = self._extents_from_cells(cp_, cn_, np.full(len(var), mask))
+                    new_keys.update(a.tobytes() + b.tobytes() for a, b in zip(ep, en))
 
             def materialize(idx, var=var, cp_=cp_, cn_=cn_):
                 rows, f = np.divmod(idx, nf)
@@ -848,7 +897,7 @@ class _Search:
                         ("shape", tuple(int(x) for x in var[sel[j] // nf]), shapes[sel[j] % nf]) for j in ix])
         return scored
 
-    def size4_cells(self) -> None:
+    def size4_cells(self, count_extents: bool = False) -> None:
         """Size 4 from the truth tables of attribute quadruples (and triples with repeats).
 
         Every premise of size 4 is read-once over four distinct attributes, or a premise over at
@@ -860,9 +909,11 @@ class _Search:
         premise computes over them. A fourth attribute near one of the other three (or a
         constant) is skipped without counting (exact proximity bound, see the kernel). The linear test is the current threshold's filter (the
         Dinkelbach line for F1/Jaccard), so survivors are all premises that can beat the k-th
-        best; they are scored exactly. Memory: the (m, m, m) triple counts and bounded buffers.
+        best; they are scored exactly. Memory: the 3-way counts of the m (m - 1) (m - 2) / 6 sorted
+        triples (and their rooms when ``memory_limit`` allows) and bounded buffers.
         """
         started = time.perf_counter()
+        self._seed_size4()
         p = self.prep
         v = self.vars
         nv = len(v)
@@ -873,26 +924,29 @@ class _Search:
         rep3_sizes = np.array([shape_size(s.tree) for s in rep3], np.int64)
         tested = 0
         counted = 0
+        new_keys: set[bytes] | None = set() if count_extents else None
         combos = nv * (nv - 1) * (nv - 2) * (nv - 3) // 24 * len(quad) + nv * (nv - 1) * (nv - 2) // 6 * len(rep3)
         if nv == 2:
             rep2 = repeat_shapes(2, neg)
             tested += self._score_shapes(v[None, :].astype(np.int64), rep2,
-                                         np.array([shape_size(s.tree) for s in rep2], np.int64))
+                                         np.array([shape_size(s.tree) for s in rep2], np.int64), new_keys)
             counted = tested
             combos = len(rep2)
         if nv < 3:
-            self._tick(4, started, combos, tested, None, counted)
+            self._tick(4, started, combos, tested, None if new_keys is None else len(new_keys), counted)
             return
         bits_p = np.ascontiguousarray(p.bits_p[v])
         bits_n = np.ascontiguousarray(p.bits_n[v])
         dtype = self._triple_count_dtype()
-        t_p = np.zeros((nv, nv, nv), dtype)
-        t_n = np.zeros((nv, nv, nv), dtype)
-        kernels.triple_counts(bits_p, bits_n, t_p, t_n)
+        offsets = kernels.triple_offsets(nv)
+        n_triples = nv * (nv - 1) * (nv - 2) // 6
+        t_p = np.zeros(n_triples, dtype)
+        t_n = np.zeros(n_triples, dtype)
+        kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
         # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple; without
         # room for them only two roles are pruned (same results, more quadruples counted)
         use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
-        rooms = np.zeros((nv, nv, nv) if use_rooms else (1, 1, 1), np.float32)
+        rooms = np.zeros(n_triples if use_rooms else 1, np.float32)
         half_idx, pair_idx = _quadruple_index_tables()
         rep_cells = shape_matrix(rep3, 3).astype(np.float64)
         tpv, fpv = p.tp[v], p.fp[v]
@@ -912,7 +966,7 @@ class _Search:
                 distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
                 slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
                 if use_rooms:
-                    kernels.triple_rooms(t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                    kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
                                          filt.threshold, rep_cells, slack, rooms)
             a_list = np.array(pending[:chunk], dtype=np.int64)
             need = len(a_list) * cap * 5 * 4
@@ -926,7 +980,7 @@ class _Search:
             out_tcount = np.zeros(len(a_list), np.int64)
             out_counted = np.zeros(len(a_list), np.int64)
             with _dynamic_schedule():
-                kernels.scan_quadruples(bits_p, bits_n, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair,
+                kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair,
                                         w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells, distance,
                                         distance_const, slack, rooms, use_rooms, a_list, cap,
                                         out_q, out_qcount, out_t, out_tcount, out_counted)
@@ -938,8 +992,10 @@ class _Search:
                      for i in np.flatnonzero(ok)]
             quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
             trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
-            tested += self._score_shapes(v[trips], rep3, rep3_sizes)
-            tested += self._score_shapes(v[quads], quad, quad_sizes)
+            if new_keys is not None and tested + len(trips) * len(rep3) + len(quads) * len(quad) > _MAX_COUNTED_PREMISES:
+                new_keys = None         # too many to materialize: report None
+            tested += self._score_shapes(v[trips], rep3, rep3_sizes, new_keys)
+            tested += self._score_shapes(v[quads], quad, quad_sizes, new_keys)
             redo = [int(a) for a, o in zip(a_list, ok) if not o]
             pending = redo + pending[len(a_list):]
             if redo:
@@ -950,7 +1006,7 @@ class _Search:
                 bar.update(len(a_list) - len(redo))
         if bar is not None:
             bar.close()
-        self._tick(4, started, combos, tested, None, counted)
+        self._tick(4, started, combos, tested, None if new_keys is None else len(new_keys), counted)
 
     def _check_size4_memory(self) -> None:
         """Size 4 materializes every extent of size <= 3: refuse before any work if it cannot fit."""
@@ -1254,7 +1310,8 @@ def find_best_premises(
         Target; positives are True / 1. All-positive or all-negative targets are allowed.
     max_size : int, default 3
         Largest premise size, 1 to 4. Size 4 visits every attribute quadruple (time about
-        m^4 / 24 quadruples, memory 2 m^3 3-way counts; a few hundred attributes).
+        m^4 / 24 quadruples; memory m^3 / 6 sorted triples x 8 bytes: 1.4 GB at 1000
+        attributes, 5.3 GB at 1587).
     objective : str, Objective or callable, default "f1"
         Any objective of :mod:`logicrules.metrics` ("f1", "accuracy", "balanced_accuracy",
         "jaccard", "precision", "recall", "mcc", "wracc") or a callable ``f(tp, fp, fn, tn)`` on
@@ -1326,7 +1383,7 @@ def find_best_premises(
     if max_size >= 3:
         search.size3(return_stats)
     if max_size >= 4:
-        search.size4()
+        search.size4(return_stats)
     results = search.results()
     if not results:
         raise ValueError(

@@ -32,7 +32,10 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import intrinsic
 
-__all__ = ["best_read_once4", "popcount_rows", "scan_extent_pairs", "scan_quadruples", "scan_triples", "triple_counts", "triple_rooms"]
+__all__ = [
+    "best_read_once4", "popcount_rows", "scan_extent_pairs", "scan_quadruples", "scan_triples", "triple_counts",
+    "triple_offsets", "triple_rooms",
+]
 
 
 @intrinsic
@@ -316,11 +319,11 @@ def scan_extent_pairs(left_p, left_n, right_p, right_n, tp_l, fp_l, tp_r, fp_r, 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def triple_counts(bits_p, bits_n, out_p, out_n):
-    """``out[a, b, c] = |a AND b AND c|`` over positives / negatives for ``a < b < c``.
+def triple_counts(bits_p, bits_n, offsets, out_p, out_n):
+    """``out[offsets[a, b] + c] = |a AND b AND c|`` over positives / negatives for ``a < b < c``.
 
-    ``out_p``, ``out_n`` are (m, m, m) integer arrays; entries with unsorted indices are left as
-    they are.
+    ``out_p``, ``out_n`` are integer arrays of ``m (m - 1) (m - 2) / 6`` entries, one per sorted
+    triple in lexicographic order (:func:`triple_offsets`), so that ``c`` runs contiguously.
     """
     m = bits_p.shape[0]
     wp = bits_p.shape[1]
@@ -333,9 +336,33 @@ def triple_counts(bits_p, bits_n, out_p, out_n):
                 ab_p[w] = bits_p[a, w] & bits_p[b, w]
             for w in range(wn):
                 ab_n[w] = bits_n[a, w] & bits_n[b, w]
+            base = offsets[a, b]
             for c in range(b + 1, m):
-                out_p[a, b, c] = _count_and(ab_p, bits_p[c])
-                out_n[a, b, c] = _count_and(ab_n, bits_n[c])
+                out_p[base + c] = _count_and(ab_p, bits_p[c])
+                out_n[base + c] = _count_and(ab_n, bits_n[c])
+
+
+def triple_offsets(m: int) -> np.ndarray:
+    """int64 (m, m): ``offsets[a, b] + c`` indexes the sorted triple ``a < b < c`` in a flat array.
+
+    Triples are numbered lexicographically (``0, 1, 2`` first), ``m (m - 1) (m - 2) / 6`` in all:
+    a sixth of an (m, m, m) array, with the same locality in ``c``. Entries with ``a >= b`` are
+    meaningless.
+
+    Examples
+    --------
+    >>> off = triple_offsets(4)
+    >>> [int(off[a, b] + c) for a, b, c in [(0, 1, 2), (0, 1, 3), (0, 2, 3), (1, 2, 3)]]
+    [0, 1, 2, 3]
+    """
+    row = np.maximum(m - 1 - np.arange(m, dtype=np.int64), 0)             # pairs (b, c) per b: m-1-b
+    before_b = np.concatenate([[0], np.cumsum(row)])                       # sum_{b' < b} (m - 1 - b')
+    per_a = (row * (row - 1)) // 2                                          # triples starting with a
+    before_a = np.concatenate([[0], np.cumsum(per_a)])[:m]
+    a = np.arange(m, dtype=np.int64)[:, None]
+    b = np.arange(m, dtype=np.int64)[None, :]
+    a1 = np.minimum(a + 1, m)
+    return before_a[:, None] + before_b[b] - before_b[a1] - (b + 1)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -433,14 +460,15 @@ def best_read_once4(f, negations, half_idx, pair_idx):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
+def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
                     half_idx, pair_idx, rep_cells, distance, distance_const, slack, rooms, use_rooms, a_list, cap,
                     out_q, out_qcount, out_t, out_tcount, out_counted):
     """Premises of size 4 passing a linear test, by attribute quadruples and triples.
 
     A premise of size 4 over four distinct attributes ``a < b < c < d`` is read-once; one
-    popcount of ``a AND b AND c AND d`` per class, the triple counts ``t_p``/``t_n`` (from
-    :func:`triple_counts`), pair and single weights give its 16 weighted cells by
+    popcount of ``a AND b AND c AND d`` per class, the triple counts ``t_p``/``t_n`` (flat, at
+    ``offsets[x, y] + z``, from :func:`triple_counts`), pair and single weights give its 16
+    weighted cells by
     inclusion-exclusion. The quadruple is skipped when the sum of its positive cells (a bound
     on every formula over it) is below ``threshold``, otherwise kept when
     :func:`best_read_once4` reaches ``threshold``: kept ``(b, c, d)`` in ``out_q[i]``.
@@ -459,7 +487,7 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
     ``|beta|`` per negative row that differ). So ``d`` is skipped without a popcount when one of
     those distances is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (near
     ``a``, ``b``, ``d`` or a constant) against ``M3(a, b, d)``; the ``M3(a, b, .)`` are computed
-    in a first pass over the triples of ``(a, b)``. With ``use_rooms``, ``rooms[x, y, z]``
+    in a first pass over the triples of ``(a, b)``. With ``use_rooms``, ``rooms[offsets[x, y] + z]``
     (:func:`triple_rooms`) holds ``threshold - M3 - slack`` of every triple and ``a`` and ``b``
     are tested the same way against ``(b, c, d)`` and ``(a, c, d)``.
     """
@@ -487,11 +515,12 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
                 ab_n[w] = bits_n[a, w] & bits_n[b, w]
             wb = w_single[b]
             wab = w_pair[a, b]
+            off_ab = offsets[a, b]
             near_a = min(distance[a, b], distance_const[a])
             near_b = min(distance[a, b], distance_const[b])
             # pass 1: triples (a, b, c), their size-4 premises with repeats and their rooms
             for c in range(b + 1, m):
-                wabc = alpha * t_p[a, b, c] + beta * t_n[a, b, c]
+                wabc = alpha * t_p[off_ab + c] + beta * t_n[off_ab + c]
                 g[0] = w_total
                 g[4] = wa
                 g[2] = wb
@@ -518,6 +547,8 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
                 wabc = w3[c]
                 room = room_ab[c]
                 near_c = min(min(distance[a, c], distance[b, c]), distance_const[c])
+                off_ac = offsets[a, c]
+                off_bc = offsets[b, c]
                 for w in range(wp):
                     abc_p[w] = ab_p[w] & bits_p[c, w]
                 for w in range(wn):
@@ -530,9 +561,9 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
                     if min(near_c, dcd) < room_ab[d]:
                         continue
                     if use_rooms:
-                        if min(near_b, min(distance[b, c], distance[b, d])) < rooms[a, c, d]:
+                        if min(near_b, min(distance[b, c], distance[b, d])) < rooms[off_ac + d]:
                             continue
-                        if min(near_a, min(distance[a, c], distance[a, d])) < rooms[b, c, d]:
+                        if min(near_a, min(distance[a, c], distance[a, d])) < rooms[off_bc + d]:
                             continue
                     counted += 1
                     f[15] = alpha * _count_and(abc_p, bits_p[d]) + beta * _count_and(abc_n, bits_n[d])
@@ -548,9 +579,9 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
                     f[5] = w_pair[b, d]
                     f[3] = w_pair[c, d]
                     f[14] = wabc
-                    f[13] = alpha * t_p[a, b, d] + beta * t_n[a, b, d]
-                    f[11] = alpha * t_p[a, c, d] + beta * t_n[a, c, d]
-                    f[7] = alpha * t_p[b, c, d] + beta * t_n[b, c, d]
+                    f[13] = alpha * t_p[off_ab + d] + beta * t_n[off_ab + d]
+                    f[11] = alpha * t_p[off_ac + d] + beta * t_n[off_ac + d]
+                    f[7] = alpha * t_p[off_bc + d] + beta * t_n[off_bc + d]
                     _mobius(f, 4)
                     ideal = 0.0
                     for k in range(16):
@@ -570,17 +601,18 @@ def scan_quadruples(bits_p, bits_n, t_p, t_n, alpha, beta, w_single, w_pair, w_t
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def triple_rooms(t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, rep_cells, slack, out):
-    """``out[a, b, c] = threshold - M3(a, b, c) - slack`` (float32, rounded down) for ``a < b < c``.
+def triple_rooms(offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, rep_cells, slack, out):
+    """``out[offsets[a, b] + c] = threshold - M3(a, b, c) - slack`` (float32, rounded down), ``a < b < c``.
 
     ``M3`` bounds every premise of size <= 4 over ``{a, b, c}`` and the constants, as in
     :func:`scan_quadruples` (the sum of the positive cells when below ``threshold``, else the best
     function of ``rep_cells``).
     """
-    m = t_p.shape[0]
+    m = offsets.shape[0]
     for a in prange(m):
         g = np.empty(8)
         for b in range(a + 1, m):
+            base = offsets[a, b]
             for c in range(b + 1, m):
                 g[0] = w_total
                 g[4] = w_single[a]
@@ -589,8 +621,8 @@ def triple_rooms(t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, re
                 g[6] = w_pair[a, b]
                 g[5] = w_pair[a, c]
                 g[3] = w_pair[b, c]
-                g[7] = alpha * t_p[a, b, c] + beta * t_n[a, b, c]
+                g[7] = alpha * t_p[base + c] + beta * t_n[base + c]
                 _mobius(g, 3)
                 m3 = _best_repeat_shape(g, rep_cells, threshold)
                 room = threshold - max(m3, max(0.0, w_total)) - slack
-                out[a, b, c] = np.float32(room - 1e-6 * (abs(room) + 1.0))
+                out[base + c] = np.float32(room - 1e-6 * (abs(room) + 1.0))

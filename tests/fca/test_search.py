@@ -237,8 +237,9 @@ def test_bad_inputs_and_memory_limit():
     big = np.random.default_rng(0).random((30, 80)) < 0.5
     with pytest.raises(PremiseSearchMemoryError, match="size 4"):
         find_best_premises(big, y, max_size=4, memory_limit="50MB", size4_method="extents")
-    with pytest.raises(PremiseSearchMemoryError, match="size 4"):
-        find_best_premises(big, y, max_size=4, memory_limit="1MB")
+    wide = np.random.default_rng(1).random((30, 120)) < 0.5      # pair tables fit, triple counts do not
+    with pytest.raises(PremiseSearchMemoryError, match="size 4 keeps the 3-way counts"):
+        find_best_premises(wide, y, max_size=4, memory_limit="2MB")
     with pytest.raises(ValueError, match="size4_method"):
         find_best_premises(X, y, max_size=4, size4_method="nope")
     assert find_best_premises(X, y, memory_limit="1GiB")[0].score > 0
@@ -315,6 +316,26 @@ def test_size4_planted_repeat_rule_and_statistics():
     frame = stats.to_frame()
     assert list(frame.index) == [1, 2, 3, 4] and frame.loc[4, "best_score"] == 1.0
     assert 0 < frame.loc[4, "tested"] and frame.loc[4, "counted"] <= 7 * 6 * 5 * 4 // 24
+    assert 0 < frame.loc[4, "new_extents"] <= frame.loc[4, "tested"]
     assert stats.pareto[4][-1].score >= 0
     pytest.importorskip("tqdm")
     assert find_best_premises(X, y, max_size=4, progress=True)[0].score == 1.0
+
+
+@pytest.mark.parametrize("m", range(0, 9))
+def test_triple_offsets_number_sorted_triples_lexicographically(m):
+    from itertools import combinations
+
+    from logicrules.fca.search_kernels import triple_offsets
+
+    off = triple_offsets(m)
+    index = [int(off[a, b] + c) for a, b, c in combinations(range(m), 3)]
+    assert index == list(range(m * (m - 1) * (m - 2) // 6))
+
+
+def test_size4_greedy_seed_keeps_the_search_exact():
+    # the seed may already reach the optimum; the exhaustive scan must still confirm it and
+    # return the same top-k as the brute force
+    for seed in range(3):
+        X, y = random_context(100 + seed, n=50, m=6)
+        check_against_brute_force(X, y, 4, "f1", negations=True, top_k=4)
