@@ -15,6 +15,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "SizeStatistics": ".search",
         "PremiseSearchMemoryError": ".search",
         "pareto_indices": ".search",
+        "TorchCounter": ".search_torch",
+        "gpu_available": ".search_torch",
         "OptimalPremiseClassifier": ".estimator",
         "MedianBinarizer": ".scaling",
         "QuantileBinarizer": ".scaling",

@@ -48,6 +48,12 @@ class OptimalPremiseClassifier(RuleClassifier):
         Memory the search may use.
     min_support : int, default 0
         Premises covering fewer training rows score -inf (useful with ``objective="precision"``).
+    backend : {"auto", "numba", "torch"}, default "auto"
+        Where the size-3 and size-4 scans count (same result): the compiled CPU loops, or
+        PyTorch on ``device``; "auto" uses PyTorch when it is installed and a CUDA device is
+        present.
+    device : str, optional
+        Device of the torch backend ("cuda", "cpu", ...).
 
     Attributes
     ----------
@@ -77,7 +83,7 @@ class OptimalPremiseClassifier(RuleClassifier):
 
     def __init__(self, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
-                 min_support: int = 0):
+                 min_support: int = 0, backend: str = "auto", device: Any = None):
         self.max_size = max_size
         self.objective = objective
         self.binarizer = binarizer
@@ -85,13 +91,15 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.top_k = top_k
         self.memory_limit = memory_limit
         self.min_support = min_support
+        self.backend = backend
+        self.device = device
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         frame = pd.DataFrame(Xb, columns=list(names), copy=False)
         results, stats = find_best_premises(
             frame, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
             negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
-            min_support=self.min_support, pareto=True,
+            min_support=self.min_support, pareto=True, backend=self.backend, device=self.device,
         )
         self.premises_ = results
         self.score_ = results[0].score

@@ -26,7 +26,10 @@ How it stays exact and fast (details in the modules it uses):
   distance) skips most quadruples before counting. Memory grows as m^3/6 (the 3-way counts of
   sorted triples, 2 bytes per class, and their float32 "rooms" when they fit),
   time as m^4/24. The former method (``size4_method="extents"``: materialize every distinct
-  extent of size <= 3 and combine them with rectangle bounds) is kept for comparison.
+  extent of size <= 3 and combine them with rectangle bounds) is kept for comparison;
+* with ``backend="torch"`` (:mod:`logicrules.fca.search_torch`, optional, for a GPU) the size-3 and
+  size-4 scans count with matrix products over 0/1 matrices instead, without proximity pruning,
+  and hand the same survivors to the same exact scoring.
 """
 
 from __future__ import annotations
@@ -347,7 +350,7 @@ class _Search:
     """State of one search: prepared attributes, score table, result list, statistics."""
 
     def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False,
-                 size4_method="cells"):
+                 size4_method="cells", backend="numba", device=None):
         self.n, self.m = X.shape
         self.size4_method = size4_method
         self.max_size = max_size
@@ -372,8 +375,15 @@ class _Search:
         if max_size >= 4:
             if size4_method == "extents":
                 self._check_size4_memory()
-            else:
+            elif backend == "numba":
                 self._check_size4_cells_memory(nv)
+        self.counter = None          # the torch backend's scanner (sizes 3 and 4), when chosen
+        if backend == "torch" and max_size >= 3:
+            from logicrules.fca.search_torch import TorchCounter
+
+            v = np.flatnonzero(~self.prep.constant)
+            self.counter = TorchCounter(self.prep.bits_p[v], self.prep.bits_n[v], self.prep.n_pos,
+                                        self.prep.n_neg, device=device, memory_limit=memory)
         self.builder = _Builder(self.prep, keys)
         self.table = ScoreTable.build(objective, self.prep.n_pos, self.prep.n_neg)
         self.top = _TopList(top_k)
@@ -445,6 +455,13 @@ class _Search:
             self.top.offer(scores[chunk], sizes[chunk], tp[chunk], fp[chunk], ep, en, specs)
             start += len(chunk)
             batch *= 2
+
+    def _check_buffer(self, size: int, need: int, what: str) -> None:
+        """Refuse a candidate buffer of ``need`` bytes larger than ``memory_limit``."""
+        if need > self.memory:
+            raise PremiseSearchMemoryError(
+                f"size-{size} candidate buffer needs {need / 1e9:.2f} GB > memory_limit; the objective's "
+                f"threshold lets too many {what} through (raise memory_limit or lower top_k)")
 
     def _tick(self, size, started, combos, tested, new, counted=None) -> None:
         self.stats.sizes.append(SizeStatistics(
@@ -675,7 +692,7 @@ class _Search:
         new_keys: set[bytes] = set()
         pending = list(range(max(nv - 2, 0)))
         cap = 1024
-        chunk = 32
+        chunk = 32 if self.counter is None else 256
         bar = _progress_bar(self.progress, len(pending), "size 3")
         filt = None
         filt_for = None
@@ -686,32 +703,34 @@ class _Search:
                 filt_for = threshold
                 if filt is None:
                     break
-                distance, distance_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                if self.counter is None:
+                    distance, distance_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
             a_list = np.array(pending[:chunk], dtype=np.int64)
-            need = len(a_list) * cap * 2 * 4
-            if need > self.memory:
-                raise PremiseSearchMemoryError(
-                    f"size-3 candidate buffer needs {need / 1e9:.2f} GB > memory_limit; the objective's "
-                    "threshold lets too many triples through (raise memory_limit or lower top_k)")
-            out_bc = np.zeros((len(a_list), cap, 2), dtype=np.int32)
-            out_count = np.zeros(len(a_list), dtype=np.int64)
-            out_counted = np.zeros(len(a_list), dtype=np.int64)
-            with _dynamic_schedule():
-                kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                     filt.threshold, p.negations, distance, distance_const, room, a_list,
-                                     cap, out_bc, out_count, out_counted)
-            kept = np.minimum(out_count, cap)
-            counted += int(out_counted[out_count <= cap].sum()) * len(shapes)
-            a_idx = np.repeat(a_list, kept)
-            bc = np.concatenate([out_bc[i, :kept[i]] for i in range(len(a_list))]) if kept.sum() else \
-                np.zeros((0, 2), np.int32)
-            triples = np.column_stack([a_idx, bc]).astype(np.int64) if len(a_idx) else np.zeros((0, 3), np.int64)
-            tested += int(kept[out_count <= cap].sum()) * len(shapes)
+            if self.counter is not None:
+                triples = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                                    filt.threshold, p.negations, a_list)
+                overflow = np.zeros(len(a_list), dtype=bool)
+                counted += int(sum((nv - 1 - a) * (nv - 2 - a) // 2 for a in a_list)) * len(shapes)
+            else:
+                self._check_buffer(3, len(a_list) * cap * 2 * 4, "triples")
+                out_bc = np.zeros((len(a_list), cap, 2), dtype=np.int32)
+                out_count = np.zeros(len(a_list), dtype=np.int64)
+                out_counted = np.zeros(len(a_list), dtype=np.int64)
+                with _dynamic_schedule():
+                    kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                         filt.threshold, p.negations, distance, distance_const, room, a_list,
+                                         cap, out_bc, out_count, out_counted)
+                overflow = out_count > cap
+                counted += int(out_counted[~overflow].sum()) * len(shapes)
+                kept = np.where(overflow, 0, out_count)
+                bc = np.concatenate([out_bc[i, :kept[i]] for i in range(len(a_list))]) if kept.sum() else \
+                    np.zeros((0, 2), np.int32)
+                triples = np.column_stack([np.repeat(a_list, kept), bc]).astype(np.int64) if kept.sum() \
+                    else np.zeros((0, 3), np.int64)
+            tested += len(triples) * len(shapes)
             if count_extents and tested > _MAX_COUNTED_TRIPLES * len(shapes):
                 count_extents = False       # too many to materialize: report None
             self._score_triples(triples, M, masks, v, new_keys if count_extents else None)
-            overflow = out_count > cap
-            done = [int(a) for a, o in zip(a_list, overflow) if not o]
             redo = [int(a) for a, o in zip(a_list, overflow) if o]
             pending = redo + pending[len(a_list):]
             if redo:
@@ -720,7 +739,7 @@ class _Search:
                     cap *= 4
                 chunk = max(1, chunk // 2)
             if bar is not None:
-                bar.update(len(done))
+                bar.update(len(a_list) - len(redo))
         if bar is not None:
             bar.close()
         self._tick(3, started, combos, tested, len(new_keys) if count_extents else None, counted)
@@ -937,16 +956,17 @@ class _Search:
             return
         bits_p = np.ascontiguousarray(p.bits_p[v])
         bits_n = np.ascontiguousarray(p.bits_n[v])
-        dtype = self._triple_count_dtype()
-        offsets = kernels.triple_offsets(nv)
-        n_triples = nv * (nv - 1) * (nv - 2) // 6
-        t_p = np.zeros(n_triples, dtype)
-        t_n = np.zeros(n_triples, dtype)
-        kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
-        # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple; without
-        # room for them only two roles are pruned (same results, more quadruples counted)
-        use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
-        rooms = np.zeros(n_triples if use_rooms else 1, np.float32)
+        torch_scan = self.counter is not None
+        if not torch_scan:
+            offsets = kernels.triple_offsets(nv)
+            n_triples = nv * (nv - 1) * (nv - 2) // 6
+            t_p = np.zeros(n_triples, self._triple_count_dtype())
+            t_n = np.zeros(n_triples, self._triple_count_dtype())
+            kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
+            # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple;
+            # without room for them only two roles are pruned (same results, more quadruples counted)
+            use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
+            rooms = np.zeros(n_triples if use_rooms else 1, np.float32)
         half_idx, pair_idx = _quadruple_index_tables()
         rep_cells = shape_matrix(rep3, 3).astype(np.float64)
         tpv, fpv = p.tp[v], p.fp[v]
@@ -963,35 +983,38 @@ class _Search:
                 filt_for = threshold
                 if filt is None:
                     break
-                distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
-                slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
-                if use_rooms:
-                    kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                         filt.threshold, rep_cells, slack, rooms)
+                if not torch_scan:
+                    distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                    slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
+                    if use_rooms:
+                        kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                             filt.threshold, rep_cells, slack, rooms)
             a_list = np.array(pending[:chunk], dtype=np.int64)
-            need = len(a_list) * cap * 5 * 4
-            if need > self.memory:
-                raise PremiseSearchMemoryError(
-                    f"size-4 candidate buffer needs {need / 1e9:.2f} GB > memory_limit; the objective's "
-                    "threshold lets too many quadruples through (raise memory_limit or lower top_k)")
-            out_q = np.zeros((len(a_list), cap, 3), np.int32)
-            out_t = np.zeros((len(a_list), cap, 2), np.int32)
-            out_qcount = np.zeros(len(a_list), np.int64)
-            out_tcount = np.zeros(len(a_list), np.int64)
-            out_counted = np.zeros(len(a_list), np.int64)
-            with _dynamic_schedule():
-                kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair,
-                                        w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells, distance,
-                                        distance_const, slack, rooms, use_rooms, a_list, cap,
-                                        out_q, out_qcount, out_t, out_tcount, out_counted)
-            ok = (out_qcount <= cap) & (out_tcount <= cap)
-            counted += int(out_counted[ok].sum())
-            quads = [np.column_stack([np.full(out_qcount[i], a_list[i]), out_q[i, :out_qcount[i]]])
-                     for i in np.flatnonzero(ok)]
-            trips = [np.column_stack([np.full(out_tcount[i], a_list[i]), out_t[i, :out_tcount[i]]])
-                     for i in np.flatnonzero(ok)]
-            quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
-            trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
+            if torch_scan:
+                quads, trips = self.counter.scan_quadruples(filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                                            filt.threshold, neg, rep_cells, a_list)
+                ok = np.ones(len(a_list), dtype=bool)
+                counted += int(sum((nv - 1 - a) * (nv - 2 - a) * (nv - 3 - a) // 6 for a in a_list))
+            else:
+                self._check_buffer(4, len(a_list) * cap * 5 * 4, "quadruples")
+                out_q = np.zeros((len(a_list), cap, 3), np.int32)
+                out_t = np.zeros((len(a_list), cap, 2), np.int32)
+                out_qcount = np.zeros(len(a_list), np.int64)
+                out_tcount = np.zeros(len(a_list), np.int64)
+                out_counted = np.zeros(len(a_list), np.int64)
+                with _dynamic_schedule():
+                    kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single,
+                                            w_pair, w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells,
+                                            distance, distance_const, slack, rooms, use_rooms, a_list, cap,
+                                            out_q, out_qcount, out_t, out_tcount, out_counted)
+                ok = (out_qcount <= cap) & (out_tcount <= cap)
+                counted += int(out_counted[ok].sum())
+                quads = [np.column_stack([np.full(out_qcount[i], a_list[i]), out_q[i, :out_qcount[i]]])
+                         for i in np.flatnonzero(ok)]
+                trips = [np.column_stack([np.full(out_tcount[i], a_list[i]), out_t[i, :out_tcount[i]]])
+                         for i in np.flatnonzero(ok)]
+                quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
+                trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
             if new_keys is not None and tested + len(trips) * len(rep3) + len(quads) * len(quad) > _MAX_COUNTED_PREMISES:
                 new_keys = None         # too many to materialize: report None
             tested += self._score_shapes(v[trips], rep3, rep3_sizes, new_keys)
@@ -1280,6 +1303,23 @@ def _progress_bar(enabled: bool, total: int, desc: str):
     return tqdm(total=total, desc=desc, unit="attr")
 
 
+def _resolve_backend(backend: str, device: Any, max_size: int) -> str:
+    """"numba" or "torch" for the ``backend`` and ``device`` arguments of :func:`find_best_premises`.
+
+    "auto" picks torch when a device is named or a CUDA device is present; it looks for one
+    (importing torch) only when a size-3 or size-4 scan will run.
+    """
+    if backend not in ("auto", "numba", "torch"):
+        raise ValueError(f"backend must be 'auto', 'numba' or 'torch', got {backend!r}")
+    if backend == "auto":
+        from logicrules.fca.search_torch import gpu_available
+
+        backend = "torch" if device is not None or (max_size >= 3 and gpu_available()) else "numba"
+    if device is not None and backend != "torch":
+        raise ValueError(f"device={device!r} is for the torch backend; pass backend='torch'")
+    return backend
+
+
 def find_best_premises(
     X: Any,
     y: Any,
@@ -1293,6 +1333,8 @@ def find_best_premises(
     min_support: int = 0,
     pareto: bool = False,
     size4_method: str = "cells",
+    backend: str = "auto",
+    device: Any = None,
 ) -> list[PremiseResult] | tuple[list[PremiseResult], SearchStatistics]:
     """Find the premises of size <= ``max_size`` with the best objective value, exactly.
 
@@ -1340,6 +1382,14 @@ def find_best_premises(
         with a linear filter and closed forms (memory ~ m^3); "extents" materializes every
         distinct extent of size <= 3 and combines them with rectangle bounds (memory ~ m^3 x 8
         shapes, x 64 with negations; the former method, kept for comparison).
+    backend : {"auto", "numba", "torch"}, default "auto"
+        Where the size-3 and size-4 scans count: "numba" (compiled CPU loops with exact
+        proximity pruning), "torch" (matrix products on ``device``, :mod:`logicrules.fca.search_torch`;
+        needs PyTorch), or "auto": "torch" when PyTorch is installed and a CUDA device is
+        present (or ``device`` is given), else "numba". Results are identical; only the
+        statistics' ``counted`` differs (the torch scans count every combination).
+    device : str or torch.device, optional
+        Device of the torch backend ("cuda", "cuda:1", "cpu"); default CUDA.
 
     Returns
     -------
@@ -1376,7 +1426,8 @@ def find_best_premises(
     if size4_method not in ("cells", "extents"):
         raise ValueError(f"size4_method must be 'cells' or 'extents', got {size4_method!r}")
     search = _Search(matrix, target, keys, int(max_size), obj, int(top_k), bool(negations), memory, progress,
-                     pareto=bool(pareto), size4_method=size4_method)
+                     pareto=bool(pareto), size4_method=size4_method, backend=_resolve_backend(backend, device, int(max_size)),
+                     device=device)
     search.size1(return_stats)
     if max_size >= 2:
         search.size2(return_stats)

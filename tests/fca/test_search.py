@@ -339,3 +339,44 @@ def test_size4_greedy_seed_keeps_the_search_exact():
     for seed in range(3):
         X, y = random_context(100 + seed, n=50, m=6)
         check_against_brute_force(X, y, 4, "f1", negations=True, top_k=4)
+
+
+# ------------------------------------------------------------------- backends
+def test_backend_argument_is_checked():
+    X, y = random_context(5, n=30, m=4)
+    with pytest.raises(ValueError, match="backend"):
+        find_best_premises(X, y, backend="gpu")
+    with pytest.raises(ValueError, match="device"):
+        find_best_premises(X, y, backend="numba", device="cpu")
+    # without a scan of size 3 or 4 the automatic choice never needs torch
+    assert find_best_premises(X, y, max_size=2, backend="auto")[0].score > 0
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), n=st.integers(8, 60), m=st.integers(3, 9), max_size=st.sampled_from([3, 4]),
+       negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc", "precision"]),
+       top_k=st.integers(1, 3))
+def test_torch_backend_gives_the_numba_results(seed, n, m, max_size, negations, objective, top_k):
+    pytest.importorskip("torch")
+    X, y = random_context(seed, n=n, m=m, density=0.2 + 0.6 * (seed % 7) / 6)
+    kwargs = dict(max_size=max_size, negations=negations, objective=objective, top_k=top_k, min_support=2)
+    numba_results = find_best_premises(X, y, backend="numba", **kwargs)
+    torch_results = find_best_premises(X, y, backend="torch", device="cpu", **kwargs)
+    assert [(r.score, r.size) for r in torch_results] == [(r.score, r.size) for r in numba_results]
+    for r in torch_results:
+        pred = r.formula.evaluate(X)
+        assert (int((pred & y).sum()), int((pred & ~y).sum())) == (r.tp, r.fp)
+
+
+def test_torch_backend_on_the_bundled_breast_cancer_data():
+    pytest.importorskip("torch")
+    from logicrules.datasets import load_dataset
+    from logicrules.fca.scaling import QuantileBinarizer
+
+    X, y = load_dataset("breast_cancer_wisconsin")
+    Xb = QuantileBinarizer(n_thresholds=4).fit(X).transform(X)
+    expected = find_best_premises(Xb, y, max_size=3, backend="numba", top_k=2)
+    found = find_best_premises(Xb, y, max_size=3, backend="torch", device="cpu", top_k=2)
+    assert [(r.score, r.size) for r in found] == [(r.score, r.size) for r in expected]
+    for a, b in zip(found, expected):           # same extents (ties may pick different premises)
+        assert np.array_equal(a.formula.evaluate(Xb), b.formula.evaluate(Xb))

@@ -1,0 +1,319 @@
+"""Tests of the optional PyTorch backend of the premise-search scans (run on the CPU).
+
+Every scan is checked against a slow reference written from the definitions (all attribute
+combinations, their cell counts from the boolean matrix, every shape of the premise space) and
+against the numba kernels with their pruning disabled, on small random contexts.
+"""
+
+import itertools
+import sys
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from logicrules.fca import search_kernels as kernels  # noqa: E402
+from logicrules.fca.premise_space import (  # noqa: E402
+    pair_shapes,
+    prepare_attributes,
+    quadruple_shapes,
+    repeat_shapes,
+    shape_matrix,
+    triple_shapes,
+)
+from logicrules.fca.score_table import ScoreTable, linear_filter  # noqa: E402
+from logicrules.fca.search import PremiseSearchMemoryError, _quadruple_index_tables  # noqa: E402
+from logicrules.fca.search_torch import (  # noqa: E402
+    MAX_EXACT_ROWS,
+    TorchCounter,
+    _check_exact_rows,
+    gpu_available,
+    torch_device,
+)
+from logicrules.metrics import get_objective  # noqa: E402
+
+OBJECTIVES = ["f1", "accuracy", "mcc", "jaccard", "wracc", "balanced_accuracy"]
+
+
+# ----------------------------------------------------------------------------- the setting
+class Case:
+    """A random context prepared as search.py prepares it, and one linear filter's weights.
+
+    The filter is ``linear_filter(table, t)`` with ``t`` the ``rank``-th best score of the
+    premises of size <= 2 (the search's running threshold after size 2).
+    """
+
+    def __init__(self, seed, n, m, density, negations, objective, rank):
+        rng = np.random.default_rng(seed)
+        X = rng.random((n, m)) < density
+        y = rng.random(n) < 0.5
+        y[0], y[-1] = True, False
+        p = prepare_attributes(X, y, negations)
+        v = np.flatnonzero(~p.constant)
+        self.negations = negations
+        self.m = len(v)
+        self.bits_p = np.ascontiguousarray(p.bits_p[v])
+        self.bits_n = np.ascontiguousarray(p.bits_n[v])
+        self.n_pos, self.n_neg = p.n_pos, p.n_neg
+        self.Xp = X[y][:, p.columns[v]]                 # dense reference, straight from X
+        self.Xn = X[~y][:, p.columns[v]]
+        self.a_list = np.flatnonzero(rng.random(self.m) < 0.8)
+        table = ScoreTable.build(get_objective(objective), p.n_pos, p.n_neg)
+        tp2, fp2 = (self.counts(X, 2, shapes=pair_shapes(negations))[1] for X in (self.Xp, self.Xn))
+        scores = np.sort(np.concatenate([table.values[tp2.ravel(), fp2.ravel()], table.values[p.tp[v], p.fp[v]]]))
+        self.filt = linear_filter(table, float(scores[::-1][min(rank, len(scores) - 1)]))
+        if self.filt is None:
+            return
+        a, b = self.filt.alpha, self.filt.beta
+        tpv, fpv = p.tp[v], p.fp[v]
+        pair_p = (self.Xp.T.astype(np.float32) @ self.Xp).astype(np.int32)     # as _Search.size2
+        pair_n = (self.Xn.T.astype(np.float32) @ self.Xn).astype(np.int32)
+        self.w_single = a * tpv + b * fpv                                       # as _filter_weights
+        self.w_pair = a * pair_p + b * pair_n.astype(np.float64)
+        self.w_total = a * p.n_pos + b * p.n_neg
+        self.slack = 1e-9 * (abs(a) * p.n_pos + abs(b) * p.n_neg + 1.0)
+        self.threshold = self.filt.threshold
+
+    def counter(self, **kwargs):
+        return TorchCounter(self.bits_p, self.bits_n, self.n_pos, self.n_neg, device="cpu", **kwargs)
+
+    def args(self):
+        f = self.filt
+        return f.alpha, f.beta, self.w_single, self.w_pair, self.w_total, self.threshold, self.negations
+
+    def counts(self, X, k, shapes, first=None):
+        """Combinations ``a < b < ...`` (``a`` in ``first`` when given) and their counts per shape."""
+        combos = np.array([c for c in itertools.combinations(range(self.m), k) if first is None or c[0] in first],
+                          dtype=np.int64).reshape(-1, k)
+        cell = sum(X[:, combos[:, i]].astype(np.int64) << (k - 1 - i) for i in range(k))   # (rows, C)
+        cells = np.array([np.bincount(cell[:, j], minlength=2**k) for j in range(len(combos))],
+                         dtype=np.int64).reshape(len(combos), 2**k)
+        return combos, cells @ shape_matrix(shapes, k).T
+
+    def best(self, k, shapes):
+        """Combinations with first attribute in ``a_list`` and their best ``alpha tp + beta fp``."""
+        combos, tp = self.counts(self.Xp, k, shapes, set(self.a_list))
+        _, fp = self.counts(self.Xn, k, shapes, set(self.a_list))
+        values = self.filt.alpha * tp + self.filt.beta * fp
+        return combos, values.max(axis=1) if len(combos) else np.zeros(0)
+
+    def reference(self, k, shapes, margin=0.0):
+        """The combinations whose best shape passes: (strictly, with twice the slack).
+
+        With ``margin``, the threshold is first raised by ``margin`` times the slack.
+        """
+        combos, best = self.best(k, shapes)
+        thr = self.threshold + margin * self.slack
+        return as_set(combos[best >= thr]), as_set(combos[best >= thr - 2 * self.slack])
+
+    def move_threshold(self, k, shapes, quantile):
+        """Optionally put the threshold on one of the combinations' values (ties with the threshold)."""
+        _, best = self.best(k, shapes)
+        if quantile is not None and len(best):
+            self.threshold = float(np.quantile(best, quantile, method="lower"))
+
+
+def as_set(rows):
+    return {tuple(int(x) for x in r) for r in rows}
+
+
+def check_sorted(rows, k):
+    rows = np.asarray(rows)
+    assert rows.dtype == np.int64 and rows.shape == (len(rows), k)
+    assert (np.diff(rows, axis=1) > 0).all()                            # a < b < c (< d)
+    order = np.lexsort(rows.T[::-1]) if len(rows) else np.zeros(0, np.int64)
+    assert (order == np.arange(len(rows))).all()
+
+
+cases = st.builds(
+    Case, seed=st.integers(0, 2**32 - 1), n=st.integers(8, 80), m=st.integers(3, 12),
+    density=st.floats(0.2, 0.8), negations=st.booleans(), objective=st.sampled_from(OBJECTIVES),
+    rank=st.integers(0, 30))
+small_cases = st.builds(
+    Case, seed=st.integers(0, 2**32 - 1), n=st.integers(8, 60), m=st.integers(3, 8),
+    density=st.floats(0.2, 0.8), negations=st.booleans(), objective=st.sampled_from(OBJECTIVES),
+    rank=st.integers(0, 30))
+
+
+# ----------------------------------------------------------------------------- size 3
+@settings(max_examples=25, deadline=None)
+@given(case=cases, quantile=st.none() | st.floats(0, 1))
+def test_triple_scan_equals_reference_and_contains_numba(case, quantile):
+    if case.filt is None:
+        return
+    case.move_threshold(3, triple_shapes(case.negations), quantile)
+    got = case.counter().scan_triples(*case.args(), case.a_list)
+    check_sorted(got, 3)
+    strict, loose = case.reference(3, triple_shapes(case.negations))
+    assert strict <= as_set(got) <= loose
+    # numba's kernel with its proximity pruning disabled keeps a subset
+    m = case.m
+    a_list = case.a_list.astype(np.int64)
+    out_bc = np.zeros((len(a_list), m * m + 1, 2), np.int32)
+    out_count = np.zeros(len(a_list), np.int64)
+    out_counted = np.zeros(len(a_list), np.int64)
+    f = case.filt
+    kernels.scan_triples(case.bits_p, case.bits_n, f.alpha, f.beta, case.w_single, case.w_pair, case.w_total,
+                         case.threshold, case.negations, np.zeros((m, m)), np.zeros(m), np.full((m, m), -np.inf),
+                         a_list, m * m + 1, out_bc, out_count, out_counted)
+    numba = {(int(a), int(b), int(c)) for i, a in enumerate(a_list) for b, c in out_bc[i, :out_count[i]]}
+    assert numba <= as_set(got)
+    assert case.reference(3, triple_shapes(case.negations), margin=2)[0] <= numba
+
+
+# ----------------------------------------------------------------------------- size 4
+@settings(max_examples=20, deadline=None)
+@given(case=small_cases, quantile=st.none() | st.floats(0, 1))
+def test_quadruple_scan_equals_reference_and_contains_numba(case, quantile):
+    if case.filt is None:
+        return
+    neg = case.negations
+    case.move_threshold(4, quadruple_shapes(neg), quantile)
+    rep3 = repeat_shapes(3, neg)
+    rep_cells = shape_matrix(rep3, 3).astype(np.float64)
+    quads, trips = case.counter().scan_quadruples(*case.args(), rep_cells, case.a_list)
+    check_sorted(quads, 4)
+    check_sorted(trips, 3)
+    strict, loose = case.reference(4, quadruple_shapes(neg))
+    assert strict <= as_set(quads) <= loose
+    strict, loose = case.reference(3, rep3)
+    assert strict <= as_set(trips) <= loose
+    # numba's kernel; infinite distances disable its proximity pruning (zeros would prune there)
+    m = case.m
+    if m < 3:
+        return
+    a_list = case.a_list[case.a_list < m - 2].astype(np.int64)
+    offsets = kernels.triple_offsets(m)
+    n_triples = m * (m - 1) * (m - 2) // 6
+    t_p, t_n = np.zeros(n_triples, np.int16), np.zeros(n_triples, np.int16)
+    kernels.triple_counts(case.bits_p, case.bits_n, offsets, t_p, t_n)
+    half, pair = _quadruple_index_tables()
+    cap = m**3 + 1
+    out_q = np.zeros((len(a_list), cap, 3), np.int32)
+    out_t = np.zeros((len(a_list), cap, 2), np.int32)
+    counts = [np.zeros(len(a_list), np.int64) for _ in range(3)]
+    f = case.filt
+    kernels.scan_quadruples(case.bits_p, case.bits_n, offsets, t_p, t_n, f.alpha, f.beta, case.w_single,
+                            case.w_pair, case.w_total, case.threshold, neg, half, pair, rep_cells,
+                            np.full((m, m), np.inf), np.full(m, np.inf), case.slack, np.zeros(1, np.float32),
+                            False, a_list, cap, out_q, counts[0], out_t, counts[1], counts[2])
+    numba_q = {(int(a), *map(int, r)) for i, a in enumerate(a_list) for r in out_q[i, :counts[0][i]]}
+    numba_t = {(int(a), *map(int, r)) for i, a in enumerate(a_list) for r in out_t[i, :counts[1][i]]}
+    assert numba_q <= as_set(quads)
+    assert numba_t <= as_set(trips)
+    assert case.reference(4, quadruple_shapes(neg), margin=2)[0] <= numba_q
+    assert case.reference(3, rep3, margin=2)[0] <= numba_t
+
+
+def test_small_blocks_give_the_same_result():
+    """A tight memory_limit splits the scans into many blocks and chunks: same output."""
+    case = Case(7, 70, 12, 0.5, True, "f1", 5)
+    big = case.counter()
+    small = case.counter(memory_limit=60_000)
+    a_list = np.arange(case.m)
+    rep_cells = shape_matrix(repeat_shapes(3, True), 3).astype(np.float64)
+    np.testing.assert_array_equal(big.scan_triples(*case.args(), a_list), small.scan_triples(*case.args(), a_list))
+    for x, y in zip(big.scan_quadruples(*case.args(), rep_cells, a_list),
+                    small.scan_quadruples(*case.args(), rep_cells, a_list)):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_degenerate_inputs():
+    case = Case(3, 30, 6, 0.5, False, "accuracy", 3)
+    counter = case.counter()
+    rep_cells = shape_matrix(repeat_shapes(3, False), 3).astype(np.float64)
+    assert counter.scan_triples(*case.args(), np.zeros(0, np.int64)).shape == (0, 3)
+    assert counter.scan_triples(*case.args(), [case.m - 2, case.m - 1]).shape == (0, 3)
+    q, t = counter.scan_quadruples(*case.args(), rep_cells, [])
+    assert q.shape == (0, 4) and t.shape == (0, 3)
+    # one class without rows: counts of the other class only
+    bits = case.bits_p
+    only = TorchCounter(bits, np.zeros((len(bits), 1), np.uint64), case.n_pos, 0, device="cpu")
+    w_pair = (case.Xp.T.astype(float) @ case.Xp)
+    got = only.scan_triples(1.0, -1.0, case.Xp.sum(0).astype(float), w_pair, case.n_pos, -np.inf, True,
+                            np.arange(case.m))
+    assert len(got) == case.m * (case.m - 1) * (case.m - 2) // 6
+
+
+# ----------------------------------------------------------------------------- errors, devices
+def test_memory_limit_too_small_raises():
+    case = Case(1, 40, 8, 0.5, True, "f1", 2)
+    counter = case.counter(memory_limit=1000)
+    with pytest.raises(PremiseSearchMemoryError, match="memory_limit"):
+        counter.scan_triples(*case.args(), np.arange(case.m))
+    rep_cells = shape_matrix(repeat_shapes(3, True), 3).astype(np.float64)
+    with pytest.raises(PremiseSearchMemoryError, match="memory_limit"):
+        counter.scan_quadruples(*case.args(), rep_cells, np.arange(case.m))
+
+
+def test_bad_inputs_raise_value_errors():
+    case = Case(2, 40, 8, 0.5, True, "f1", 2)
+    with pytest.raises(ValueError, match="uint64"):
+        TorchCounter(case.bits_p.astype(np.int64), case.bits_n, case.n_pos, case.n_neg, device="cpu")
+    with pytest.raises(ValueError, match="one row per attribute"):
+        TorchCounter(case.bits_p[:-1], case.bits_n, case.n_pos, case.n_neg, device="cpu")
+    with pytest.raises(ValueError, match="n_pos"):
+        TorchCounter(case.bits_p, case.bits_n, 64 * case.bits_p.shape[1] + 1, case.n_neg, device="cpu")
+    counter = case.counter()
+    alpha, beta, w_single, w_pair, w_total, threshold, neg = case.args()
+    with pytest.raises(ValueError, match="w_pair"):
+        counter.scan_triples(alpha, beta, w_single, w_pair[:-1], w_total, threshold, neg, [0])
+    with pytest.raises(ValueError, match="a_list"):
+        counter.scan_triples(*case.args(), [case.m])
+    with pytest.raises(ValueError, match="rep_cells"):
+        counter.scan_quadruples(*case.args(), np.zeros((3, 4)), [0])
+
+
+def test_exact_row_guard():
+    _check_exact_rows(MAX_EXACT_ROWS)
+    with pytest.raises(ValueError, match="2\\*\\*24"):
+        _check_exact_rows(MAX_EXACT_ROWS + 1)
+
+
+def test_devices():
+    assert isinstance(gpu_available(), bool)
+    assert torch_device("cpu") == torch.device("cpu")
+    with pytest.raises(ValueError, match="cpu' or 'cuda"):
+        torch_device("meta")
+    if not torch.cuda.is_available():
+        assert gpu_available() is False
+        for device in ("cuda", "cuda:1", None, "auto"):
+            with pytest.raises(RuntimeError, match="CUDA"):
+                torch_device(device)
+
+
+def test_without_torch_clear_import_error(monkeypatch):
+    case = Case(2, 20, 5, 0.5, True, "f1", 2)
+    monkeypatch.setitem(sys.modules, "torch", None)         # import torch now raises ImportError
+    assert gpu_available() is False
+    with pytest.raises(ImportError, match="pip install torch"):
+        torch_device("cpu")
+    with pytest.raises(ImportError, match="pip install torch"):
+        TorchCounter(case.bits_p, case.bits_n, case.n_pos, case.n_neg, device="cpu")
+
+
+# ----------------------------------------------------------------------------- closed forms
+@pytest.mark.parametrize("negations", [True, False])
+def test_closed_forms_equal_the_best_shape(negations):
+    """The vectorized closed forms equal the best of the enumerated shapes on random cells."""
+    from logicrules.fca.search_torch import _best3, _best_read_once4
+
+    rng = np.random.default_rng(5)
+    f3 = rng.normal(size=(8, 3000)) * rng.integers(1, 5, size=3000)
+    f4 = rng.normal(size=(16, 3000)) * rng.integers(1, 5, size=3000)
+    f3[:, ::3] = np.round(f3[:, ::3])                                   # ties
+    f4[:, ::3] = np.round(f4[:, ::3])
+    M3 = shape_matrix(triple_shapes(negations), 3).astype(float)
+    M4 = shape_matrix(quadruple_shapes(negations), 4).astype(float)
+    half, pair = _quadruple_index_tables()
+    got3 = _best3(torch, torch.as_tensor(f3).view(2, 2, 2, -1), negations).numpy()
+    got4 = _best_read_once4(torch, torch.as_tensor(f4), negations, torch.as_tensor(half.ravel()),
+                            torch.as_tensor(pair.ravel())).numpy()
+    np.testing.assert_allclose(got3, (M3 @ f3).max(axis=0), atol=1e-9)
+    np.testing.assert_allclose(got4, (M4 @ f4).max(axis=0), atol=1e-9)
+    for j in range(0, 3000, 97):                                        # and numba's closed form
+        assert got4[j] == pytest.approx(kernels.best_read_once4(f4[:, j].copy(), negations, half, pair), abs=1e-9)
