@@ -295,6 +295,48 @@ def section_size4_full(X, y, args) -> list[str]:
     return out
 
 
+def section_backends(X, y, args) -> list[str]:
+    """numba and torch backends side by side: same search, same result, time of each.
+
+    Runs on the N attributes with the best single F1 (``--backend-attributes``; N = all for the
+    full scaling), sizes ``--backend-sizes``, torch on ``--device`` (default: CUDA when present,
+    else the CPU, where matrix products over all triples are far slower than the pruned numba
+    scan: the torch backend is meant for a GPU).
+    """
+    from logicrules.fca.search_torch import gpu_available
+
+    device = args.device or ("cuda" if gpu_available() else "cpu")
+    sizes = [int(k) for k in args.backend_sizes.split(",")]
+    counts = [X.shape[1] if n == "all" else int(n) for n in args.backend_attributes.split(",")]
+    single = find_best_premises(X, y, max_size=1, negations=False, top_k=max(counts))
+    names = [next(iter(r.formula.attributes)) for r in single]
+    find_best_premises(X[names[:20]], y, max_size=4, backend="torch", device=device)      # warm up
+    rows = []
+    for n_attr in counts:
+        Xn = X if n_attr == X.shape[1] else X[names[:n_attr]]
+        for max_size in sizes:
+            for backend in ("numba", "torch"):
+                kwargs = dict(max_size=max_size, negations=False, memory_limit=args.memory_limit, backend=backend,
+                              device=device if backend == "torch" else None)
+                try:
+                    results, stats, wall, cpu = _timed_search(Xn, y, **kwargs)
+                except PremiseSearchMemoryError as exc:
+                    rows.append({"N": n_attr, "size": max_size, "backend": backend, "best F1": "-",
+                                 "premise": f"refused: {str(exc)[:50]}...", "last size s": "-", "wall s": "-",
+                                 "CPU s": "-"})
+                    continue
+                rows.append({"N": n_attr, "size": max_size, "backend": backend + ("" if backend == "numba" else
+                                                                                    f" ({device})"),
+                             "best F1": f"{results[0].score:.6f}", "premise": f"`{results[0].formula}`",
+                             "last size s": f"{stats.sizes[-1].seconds:.2f}", "wall s": f"{wall:.2f}",
+                             "CPU s": f"{cpu:.2f}"})
+                print(f"  [backends] {rows[-1]}", file=sys.stderr, flush=True)
+    return ["### numba and torch backends", "",
+            f"Negations off, memory_limit={args.memory_limit}; N = attributes with the best single F1 "
+            f"(N = {X.shape[1]}: the full scaling); `last size s` = time of the largest size's scan.", "",
+            markdown(pd.DataFrame(rows)), ""]
+
+
 def _has_tqdm() -> bool:
     try:
         import tqdm  # noqa: F401
@@ -325,7 +367,8 @@ def main(argv=None) -> int:
     parser.add_argument("--sections", default="paper,objectives,size4,split",
                         help="comma-separated: paper, objectives, size4, split, kernel (NumPy/BLAS "
                              "3-way counting against the numba kernel), size4full (size 4 on the full "
-                             "scaling: about 6GiB of --memory-limit and tens of minutes on 2 cores)")
+                             "scaling: about 6GiB of --memory-limit and tens of minutes on 2 cores), "
+                             "backends (numba and torch side by side)")
     parser.add_argument("--objectives", default="accuracy,balanced_accuracy,mcc",
                         help="comma-separated objectives also run at size 3")
     parser.add_argument("--size4-attributes", default="40,100,150,200,300,400,600",
@@ -334,6 +377,11 @@ def main(argv=None) -> int:
                         help="size4_method values to compare (extents only where it fits)")
     parser.add_argument("--size4-negations", default="false,true", help="settings of negations for size 4")
     parser.add_argument("--memory-limit", default="2GiB", help="memory_limit of the size-4 searches")
+    parser.add_argument("--backend-attributes", default="100,300",
+                        help="comma-separated N (or 'all') for the backends section")
+    parser.add_argument("--backend-sizes", default="3", help="comma-separated max_size for the backends section")
+    parser.add_argument("--device", default=None, help="torch device of the backends section (default: "
+                                                      "cuda when present, else cpu)")
     args = parser.parse_args(argv)
     sections = set(args.sections.split(","))
     features, y = load_myocard(args.data_dir)
@@ -352,6 +400,8 @@ def main(argv=None) -> int:
         print("\n".join(section_objectives(X, y, args)), flush=True)
     if "size4" in sections:
         print("\n".join(section_size4(X, y, args, features)), flush=True)
+    if "backends" in sections:
+        print("\n".join(section_backends(X, y, args)), flush=True)
     if "size4full" in sections:
         print("\n".join(section_size4_full(X, y, args)), flush=True)
     if "split" in sections:

@@ -704,7 +704,7 @@ class _Search:
                 if filt is None:
                     break
                 if self.counter is None:
-                    distance, distance_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                    elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if self.counter is not None:
                 triples = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
@@ -718,7 +718,7 @@ class _Search:
                 out_counted = np.zeros(len(a_list), dtype=np.int64)
                 with _dynamic_schedule():
                     kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                         filt.threshold, p.negations, distance, distance_const, room, a_list,
+                                         filt.threshold, p.negations, elim, elim_t, elim_const, room, a_list,
                                          cap, out_bc, out_count, out_counted)
                 overflow = out_count > cap
                 counted += int(out_counted[~overflow].sum()) * len(shapes)
@@ -760,7 +760,7 @@ class _Search:
         return filt, w_single, w_pair, w_total
 
     def _proximity_pruning(self, filt, w_single, w_pair, w_total):
-        """Distances and rooms for the exact proximity pruning of the triple scan.
+        """Substitution bounds and rooms for the exact proximity pruning of the scans.
 
         For attributes ``x, y`` let ``M2(x, y)`` be the best filter value ``L = alpha tp + beta
         fp`` of a premise of size <= 2 over ``{x, y}`` or a constant, and ``room(x, y) =
@@ -768,17 +768,23 @@ class _Search:
         one of ``a, b`` (or their negations, with negations) or a constant, gives a formula of
         at most 3 leaves over ``{a, b}``: its extent is that of a premise of size <= 2 over
         ``{a, b}`` or a constant (only XOR/XNOR need 4 leaves; without negations it is
-        monotone), so ``L(f) <= M2(a, b) + weight(c XOR z)``, where a positive row weighs
-        ``|alpha|`` and a negative one ``|beta|``. When that distance is below ``room(a, b)``
-        the triple cannot pass the filter; the same for ``a`` and ``b`` in the role of ``c``.
+        monotone), so ``L(f) <= M2(a, b) + gain``. The gain is bounded with monotonicity: a
+        read-once ``f`` is monotone in a positive literal ``c``, so on rows with ``c = 1, z = 0``
+        it can only gain where ``f`` holds (a row of weight ``w > 0``) and on rows with ``c = 0,
+        z = 1`` only where it does not (``w < 0``); for a negated ``c`` the two sets swap.
+        ``elim[x, y]`` bounds the gain of eliminating ``x`` by ``y`` (both polarities of ``x``
+        with negations, and the better of ``y``, ``NOT y``), ``elim_const[x]`` by a constant.
+        When the bound is below ``room(a, b)`` the triple cannot pass the filter; the same for
+        ``a`` and ``b`` in the role of ``c``. Returns ``(elim, elim.T, elim_const, room)``.
         """
         p = self.prep
         nv = len(w_single)
-        ua, ub = abs(filt.alpha), abs(filt.beta)
-        scale = ua * p.n_pos + ub * p.n_neg + 1.0
+        alpha, beta = filt.alpha, filt.beta
+        scale = abs(alpha) * p.n_pos + abs(beta) * p.n_neg + 1.0
         tpv, fpv = p.tp[self.vars], p.fp[self.vars]
         if nv < 3:
-            return np.zeros((nv, nv)), np.zeros(nv), np.full((nv, nv), -np.inf)
+            zeros = np.zeros((nv, nv))
+            return zeros, zeros, np.zeros(nv), np.full((nv, nv), -np.inf)
         c11 = w_pair
         c10 = w_single[:, None] - w_pair
         c01 = w_single[None, :] - w_pair
@@ -791,13 +797,35 @@ class _Search:
             best = np.maximum(best, np.maximum(negated[:, None], negated[None, :]))
             best = np.maximum(best, np.maximum(cells.max(axis=0), w_total - cells.min(axis=0)))
         room = filt.threshold - best - 1e-9 * scale
-        sym_p = tpv[:, None] + tpv[None, :] - 2 * self.pair_p
-        sym_n = fpv[:, None] + fpv[None, :] - 2 * self.pair_n
-        distance = ua * sym_p + ub * sym_n
+
+        def gains(tp_only_x, fp_only_x, tp_only_z, fp_only_z):
+            """Gain bounds of replacing a positive / a negated literal x by z (rows x != z)."""
+            up = max(alpha, 0.0) * tp_only_x + max(beta, 0.0) * fp_only_x \
+                + max(-alpha, 0.0) * tp_only_z + max(-beta, 0.0) * fp_only_z
+            down = max(alpha, 0.0) * tp_only_z + max(beta, 0.0) * fp_only_z \
+                + max(-alpha, 0.0) * tp_only_x + max(-beta, 0.0) * fp_only_x
+            return up, down
+
+        tp_x_not_z = tpv[:, None] - self.pair_p                  # rows x = 1, z = 0 (x: row index)
+        fp_x_not_z = fpv[:, None] - self.pair_n
+        tp_z_not_x = tpv[None, :] - self.pair_p
+        fp_z_not_x = fpv[None, :] - self.pair_n
+        up, down = gains(tp_x_not_z, fp_x_not_z, tp_z_not_x, fp_z_not_x)
         if p.negations:
-            distance = np.minimum(distance, ua * (p.n_pos - sym_p) + ub * (p.n_neg - sym_n))
-        distance_const = np.minimum(ua * tpv + ub * fpv, ua * (p.n_pos - tpv) + ub * (p.n_neg - fpv))
-        return (np.ascontiguousarray(distance, dtype=np.float64), distance_const.astype(np.float64),
+            # x replaced by NOT z: rows x = 1, NOT z = 0 are x AND z; rows x = 0, z = 0 the rest
+            both_p, both_n = self.pair_p, self.pair_n
+            none_p = p.n_pos - tpv[:, None] - tpv[None, :] + self.pair_p
+            none_n = p.n_neg - fpv[:, None] - fpv[None, :] + self.pair_n
+            up_c, down_c = gains(both_p, both_n, none_p, none_n)
+            elim = np.minimum(np.maximum(up, down), np.maximum(up_c, down_c))
+        else:
+            elim = up
+        zero_p, zero_n = gains(tpv, fpv, 0, 0)                                   # x := false
+        one_p, one_n = gains(0, 0, p.n_pos - tpv, p.n_neg - fpv)                 # x := true
+        elim_const = np.minimum(np.maximum(zero_p, zero_n), np.maximum(one_p, one_n)) if p.negations \
+            else np.minimum(zero_p, one_p)
+        elim = np.ascontiguousarray(elim, dtype=np.float64)
+        return (elim, np.ascontiguousarray(elim.T), elim_const.astype(np.float64),
                 np.ascontiguousarray(room, dtype=np.float64))
 
     def _score_triples(self, triples: np.ndarray, M, masks, v, new_keys) -> None:
@@ -967,6 +995,7 @@ class _Search:
             # without room for them only two roles are pruned (same results, more quadruples counted)
             use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
             rooms = np.zeros(n_triples if use_rooms else 1, np.float32)
+            row_min = np.zeros((nv, nv) if use_rooms else (1, 1), np.float32)
         half_idx, pair_idx = _quadruple_index_tables()
         rep_cells = shape_matrix(rep3, 3).astype(np.float64)
         tpv, fpv = p.tp[v], p.fp[v]
@@ -984,11 +1013,11 @@ class _Search:
                 if filt is None:
                     break
                 if not torch_scan:
-                    distance, distance_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                    elim, elim_t, elim_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
                     slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
                     if use_rooms:
                         kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                             filt.threshold, rep_cells, slack, rooms)
+                                             filt.threshold, rep_cells, slack, rooms, row_min)
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if torch_scan:
                 quads, trips = self.counter.scan_quadruples(filt.alpha, filt.beta, w_single, w_pair, w_total,
@@ -1005,7 +1034,8 @@ class _Search:
                 with _dynamic_schedule():
                     kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single,
                                             w_pair, w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells,
-                                            distance, distance_const, slack, rooms, use_rooms, a_list, cap,
+                                            elim, elim_t, elim_const, slack, rooms, row_min, use_rooms, a_list,
+                                            cap,
                                             out_q, out_qcount, out_t, out_tcount, out_counted)
                 ok = (out_qcount <= cap) & (out_tcount <= cap)
                 counted += int(out_counted[ok].sum())

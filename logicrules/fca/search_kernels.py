@@ -141,7 +141,7 @@ def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
 
 @njit(cache=True, nogil=True, parallel=True)
 def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
-                 distance, distance_const, room, a_list, cap, out_bc, out_count, out_counted):
+                 elim, elim_t, elim_const, room, a_list, cap, out_bc, out_count, out_counted):
     """Collect the triples ``(a, b, c)``, ``a < b < c``, whose best formula passes a linear test.
 
     A triple is kept when ``max_f alpha * tp(f) + beta * fp(f) >= threshold`` over its
@@ -165,16 +165,17 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
         Keep a triple whose best formula's weighted count reaches it.
     negations : bool
         Formulas over literals of both polarities (64 per triple) or positive ones (8).
-    distance : float64 (m, m)
-        Weighted size of ``x XOR y`` (with negations, the smaller of it and ``x XOR NOT y``).
-    distance_const : float64 (m,)
-        Weighted distance of ``x`` to the empty set or all objects, whichever is nearer.
+    elim, elim_t : float64 (m, m)
+        ``elim[x, y]``: a bound on what a premise can lose when ``x`` is replaced by ``y`` (or
+        ``NOT y``) in it; ``elim_t`` is its transpose (contiguous).
+    elim_const : float64 (m,)
+        The same bound for ``x`` replaced by a constant.
     room : float64 (m, m)
         ``threshold`` minus the best weighted value of a premise of size <= 2 over ``{x, y}``
-        (constants included). A triple is skipped without counting when one of its attributes
-        lies nearer than ``room`` of the other two to one of them or to a constant: substituting
-        it gives a premise over two attributes, which changes the value by at most that distance
-        (exact pruning, see ``_Search._proximity_pruning``).
+        (constants included). A triple is skipped without counting when replacing one of its
+        attributes by one of the other two or by a constant loses less than the other two's
+        ``room``: the premise over two attributes it gives is below the threshold (exact
+        pruning, see ``_Search._proximity_pruning``).
     a_list : int64 (k,)
         First attributes of the triples to scan (all ``b > a``, ``c > b`` are visited).
     cap : int
@@ -200,20 +201,17 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
         best = np.empty(m, np.float64)
         wa = w_single[a]
         for b in range(a + 1, m):
-            dab = distance[a, b]
-            da = min(dab, distance_const[a])
-            db = min(dab, distance_const[b])
+            da = min(elim[a, b], elim_const[a])       # a replaced by b or a constant
+            db = min(elim[b, a], elim_const[b])
             room_ab = room[a, b]
             # the c's worth a popcount
             k = 0
             for c in range(b + 1, m):
-                dac = distance[a, c]
-                dbc = distance[b, c]
-                if min(min(dac, dbc), distance_const[c]) < room_ab:
+                if min(min(elim_t[a, c], elim_t[b, c]), elim_const[c]) < room_ab:
                     continue
-                if min(db, dbc) < room[a, c]:
+                if min(db, elim[b, c]) < room[a, c]:
                     continue
-                if min(da, dac) < room[b, c]:
+                if min(da, elim[a, c]) < room[b, c]:
                     continue
                 cs[k] = c
                 k += 1
@@ -461,7 +459,8 @@ def best_read_once4(f, negations, half_idx, pair_idx):
 
 @njit(cache=True, nogil=True, parallel=True)
 def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
-                    half_idx, pair_idx, rep_cells, distance, distance_const, slack, rooms, use_rooms, a_list, cap,
+                    half_idx, pair_idx, rep_cells, elim, elim_t, elim_const, slack, rooms, row_min, use_rooms,
+                    a_list, cap,
                     out_q, out_qcount, out_t, out_tcount, out_counted):
     """Premises of size 4 passing a linear test, by attribute quadruples and triples.
 
@@ -482,10 +481,10 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
     of size 4 over ``a, b, c, d``, ``z`` one of ``a, b, c`` (or their negations, with negations)
     or a constant, gives a premise of size <= 4 over ``{a, b, c}`` or a constant, whose value is
     at most ``M3 = max(best function of rep_cells, 0, w_total)`` (bounded by the sum of positive
-    cells when that is below ``threshold``); the substitution changes the value by at most the
-    weighted distance ``distance[d, z]`` / ``distance_const[d]`` (``|alpha|`` per positive and
-    ``|beta|`` per negative row that differ). So ``d`` is skipped without a popcount when one of
-    those distances is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (near
+    cells when that is below ``threshold``); the premise loses at most ``elim[d, z]`` /
+    ``elim_const[d]`` by the substitution (``elim_t`` is ``elim`` transposed; see
+    ``_Search._proximity_pruning``). So ``d`` is skipped without a popcount when one of
+    those bounds is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (replaced by
     ``a``, ``b``, ``d`` or a constant) against ``M3(a, b, d)``; the ``M3(a, b, .)`` are computed
     in a first pass over the triples of ``(a, b)``. With ``use_rooms``, ``rooms[offsets[x, y] + z]``
     (:func:`triple_rooms`) holds ``threshold - M3 - slack`` of every triple and ``a`` and ``b``
@@ -503,11 +502,17 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
         f = np.empty(16)
         g = np.empty(8)
         room_ab = np.empty(m)
+        least_room_ab = np.empty(m + 1)
+        least_room_a = np.full(m + 1, np.inf)
         w3 = np.empty(m)
         qc = 0
         tc = 0
         counted = 0
         wa = w_single[a]
+        if use_rooms:
+            # least_room_a[c]: the least room of the triples (a, c', d), c' >= c
+            for c in range(m - 1, a, -1):
+                least_room_a[c] = min(least_room_a[c + 1], row_min[a, c])
         for b in range(a + 1, m):
             for w in range(wp):
                 ab_p[w] = bits_p[a, w] & bits_p[b, w]
@@ -516,8 +521,8 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
             wb = w_single[b]
             wab = w_pair[a, b]
             off_ab = offsets[a, b]
-            near_a = min(distance[a, b], distance_const[a])
-            near_b = min(distance[a, b], distance_const[b])
+            near_a = min(elim[a, b], elim_const[a])         # a replaced by b or a constant
+            near_b = min(elim[b, a], elim_const[b])
             # pass 1: triples (a, b, c), their size-4 premises with repeats and their rooms
             for c in range(b + 1, m):
                 wabc = alpha * t_p[off_ab + c] + beta * t_n[off_ab + c]
@@ -539,14 +544,33 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
                 room_ab[c] = threshold - max(m3, max(0.0, w_total)) - slack
                 w3[c] = wabc
             # pass 2: quadruples (a, b, c, d); d (or c) near another attribute is skipped when
-            # the other three leave too little room
+            # the other three leave too little room. Whole ranges go at once when an attribute
+            # can be replaced whatever the others are: b (by a or a constant) or a (by b or a
+            # constant) for every (c, d), below the least room of the triples (a, c, d) / (b, c, d)
+            if use_rooms:
+                if near_b < least_room_a[b + 1]:
+                    continue
+                least_b = np.inf
+                for c in range(b + 1, m):
+                    least_b = min(least_b, row_min[b, c])
+                if near_a < least_b:
+                    continue
+            least_room_ab[m] = np.inf
+            for c in range(m - 1, b, -1):
+                least_room_ab[c] = min(least_room_ab[c + 1], room_ab[c])
             for c in range(b + 1, m - 1):
                 wc = w_single[c]
                 wac = w_pair[a, c]
                 wbc = w_pair[b, c]
                 wabc = w3[c]
                 room = room_ab[c]
-                near_c = min(min(distance[a, c], distance[b, c]), distance_const[c])
+                near_c = min(min(elim[c, a], elim[c, b]), elim_const[c])
+                # every d at once: c replaced by a, b or a constant, or b, a replaced by c
+                if near_c < least_room_ab[c + 1]:
+                    continue
+                if use_rooms:
+                    if min(near_b, elim[b, c]) < row_min[a, c] or min(near_a, elim[a, c]) < row_min[b, c]:
+                        continue
                 off_ac = offsets[a, c]
                 off_bc = offsets[b, c]
                 for w in range(wp):
@@ -554,16 +578,15 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
                 for w in range(wn):
                     abc_n[w] = ab_n[w] & bits_n[c, w]
                 for d in range(c + 1, m):
-                    dcd = distance[c, d]
-                    near = min(min(distance[a, d], distance[b, d]), min(dcd, distance_const[d]))
+                    near = min(min(elim_t[a, d], elim_t[b, d]), min(elim_t[c, d], elim_const[d]))
                     if near < room:
                         continue
-                    if min(near_c, dcd) < room_ab[d]:
+                    if min(near_c, elim[c, d]) < room_ab[d]:
                         continue
                     if use_rooms:
-                        if min(near_b, min(distance[b, c], distance[b, d])) < rooms[off_ac + d]:
+                        if min(near_b, min(elim[b, c], elim[b, d])) < rooms[off_ac + d]:
                             continue
-                        if min(near_a, min(distance[a, c], distance[a, d])) < rooms[off_bc + d]:
+                        if min(near_a, min(elim[a, c], elim[a, d])) < rooms[off_bc + d]:
                             continue
                     counted += 1
                     f[15] = alpha * _count_and(abc_p, bits_p[d]) + beta * _count_and(abc_n, bits_n[d])
@@ -601,18 +624,23 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def triple_rooms(offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, rep_cells, slack, out):
+def triple_rooms(offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, rep_cells, slack, out,
+                 row_min):
     """``out[offsets[a, b] + c] = threshold - M3(a, b, c) - slack`` (float32, rounded down), ``a < b < c``.
 
     ``M3`` bounds every premise of size <= 4 over ``{a, b, c}`` and the constants, as in
     :func:`scan_quadruples` (the sum of the positive cells when below ``threshold``, else the best
-    function of ``rep_cells``).
+    function of ``rep_cells``). ``row_min[a, b]`` (float32 (m, m)) receives the least room of
+    the triples ``(a, b, c)``, ``c > b`` (inf when there is none).
     """
     m = offsets.shape[0]
     for a in prange(m):
         g = np.empty(8)
+        for b in range(m):
+            row_min[a, b] = np.inf
         for b in range(a + 1, m):
             base = offsets[a, b]
+            least = np.float32(np.inf)
             for c in range(b + 1, m):
                 g[0] = w_total
                 g[4] = w_single[a]
@@ -626,3 +654,5 @@ def triple_rooms(offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, thre
                 m3 = _best_repeat_shape(g, rep_cells, threshold)
                 room = threshold - max(m3, max(0.0, w_total)) - slack
                 out[base + c] = np.float32(room - 1e-6 * (abs(room) + 1.0))
+                least = min(least, out[base + c])
+            row_min[a, b] = least

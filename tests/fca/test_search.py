@@ -380,3 +380,60 @@ def test_torch_backend_on_the_bundled_breast_cancer_data():
     assert [(r.score, r.size) for r in found] == [(r.score, r.size) for r in expected]
     for a, b in zip(found, expected):           # same extents (ties may pick different premises)
         assert np.array_equal(a.formula.evaluate(Xb), b.formula.evaluate(Xb))
+
+
+def _evaluate_tree(tree, columns):
+    """Rows where a shape's tree holds, ``columns[i]`` the values of its variable ``i``."""
+    if tree[0] == "lit":
+        return ~columns[tree[1]] if tree[2] else columns[tree[1]]
+    left, right = _evaluate_tree(tree[1], columns), _evaluate_tree(tree[2], columns)
+    return left & right if tree[0] == "and" else left | right
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
+       quantile=st.floats(0, 1))
+def test_substitution_bounds_of_the_proximity_pruning(seed, negations, objective, quantile):
+    # replacing one attribute of a read-once premise by another attribute (either polarity with
+    # negations) or by a constant loses at most the bound the scans prune with
+    from logicrules.fca.premise_space import quadruple_shapes, triple_shapes
+    from logicrules.fca.search import _Search
+    from logicrules.metrics import get_objective
+
+    X, y = random_context(seed, n=40, m=6, density=0.2 + 0.6 * (seed % 5) / 4)
+    search = _Search(X, y, list(range(6)), 3, get_objective(objective), 1, negations, 2**30, False)
+    search.size1(False)
+    search.size2(False)
+    v = search.vars
+    if len(v) < 3:
+        return
+    lo, hi = np.nanmin(search.table.values[np.isfinite(search.table.values)]), search.table.values.max()
+    filt, w_single, w_pair, w_total = search._filter_weights(lo + quantile * (hi - lo), search.prep.tp[v],
+                                                             search.prep.fp[v])
+    if filt is None:
+        return
+    elim, elim_t, elim_const, _ = search._proximity_pruning(filt, w_single, w_pair, w_total)
+    assert np.array_equal(elim_t, elim.T)
+    cols = [X[:, search.prep.columns[r]] for r in v]
+    weight = np.where(y, filt.alpha, filt.beta)
+    slack = 1e-9 * (abs(filt.alpha) * len(y) + abs(filt.beta) * len(y) + 1)
+    rng = np.random.default_rng(seed)
+    for shapes, k in ((triple_shapes(negations), 3), (quadruple_shapes(negations), 4)):
+        if len(v) < k:
+            continue
+        for shape in rng.choice(np.array(shapes, dtype=object), size=min(12, len(shapes)), replace=False):
+            chosen = rng.choice(len(v), size=k, replace=False)
+            columns = [cols[i] for i in chosen]
+            value = weight[_evaluate_tree(shape.tree, columns)].sum()
+            for pos in range(k):
+                x = chosen[pos]
+                const = [weight[_evaluate_tree(shape.tree, columns[:pos] + [np.full(len(y), c)] + columns[pos + 1:])].sum()
+                         for c in (False, True)]
+                assert value <= max(const) + elim_const[x] + slack
+                for z in range(len(v)):
+                    if z == x:
+                        continue
+                    subs = [cols[z]] + ([~cols[z]] if negations else [])
+                    after = [weight[_evaluate_tree(shape.tree, columns[:pos] + [s] + columns[pos + 1:])].sum()
+                             for s in subs]
+                    assert value <= max(after) + elim[x, z] + slack

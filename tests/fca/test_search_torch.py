@@ -158,7 +158,8 @@ def test_triple_scan_equals_reference_and_contains_numba(case, quantile):
     out_counted = np.zeros(len(a_list), np.int64)
     f = case.filt
     kernels.scan_triples(case.bits_p, case.bits_n, f.alpha, f.beta, case.w_single, case.w_pair, case.w_total,
-                         case.threshold, case.negations, np.zeros((m, m)), np.zeros(m), np.full((m, m), -np.inf),
+                         case.threshold, case.negations, np.zeros((m, m)), np.zeros((m, m)), np.zeros(m),
+                         np.full((m, m), -np.inf),
                          a_list, m * m + 1, out_bc, out_count, out_counted)
     numba = {(int(a), int(b), int(c)) for i, a in enumerate(a_list) for b, c in out_bc[i, :out_count[i]]}
     assert numba <= as_set(got)
@@ -199,7 +200,8 @@ def test_quadruple_scan_equals_reference_and_contains_numba(case, quantile):
     f = case.filt
     kernels.scan_quadruples(case.bits_p, case.bits_n, offsets, t_p, t_n, f.alpha, f.beta, case.w_single,
                             case.w_pair, case.w_total, case.threshold, neg, half, pair, rep_cells,
-                            np.full((m, m), np.inf), np.full(m, np.inf), case.slack, np.zeros(1, np.float32),
+                            np.full((m, m), np.inf), np.full((m, m), np.inf), np.full(m, np.inf), case.slack,
+                            np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
                             False, a_list, cap, out_q, counts[0], out_t, counts[1], counts[2])
     numba_q = {(int(a), *map(int, r)) for i, a in enumerate(a_list) for r in out_q[i, :counts[0][i]]}
     numba_t = {(int(a), *map(int, r)) for i, a in enumerate(a_list) for r in out_t[i, :counts[1][i]]}
