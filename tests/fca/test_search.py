@@ -437,3 +437,18 @@ def test_substitution_bounds_of_the_proximity_pruning(seed, negations, objective
                     after = [weight[_evaluate_tree(shape.tree, columns[:pos] + [s] + columns[pos + 1:])].sum()
                              for s in subs]
                     assert value <= max(after) + elim[x, z] + slack
+
+
+@pytest.mark.parametrize("name", ["breast_cancer_wisconsin", "heart_disease_cleveland"])
+@pytest.mark.parametrize("negations", [False, True])
+def test_size4_methods_agree_on_real_data(name, negations):
+    # the pruned quadruple scan against the unpruned extent combination, top 3, on bundled data
+    from logicrules.datasets import load_dataset
+    from logicrules.fca.scaling import QuantileBinarizer
+
+    X, y = load_dataset(name)
+    Xb = QuantileBinarizer(n_thresholds=3).fit(X).transform(X)
+    cells = find_best_premises(Xb, y, max_size=4, negations=negations, top_k=3)
+    extents = find_best_premises(Xb, y, max_size=4, negations=negations, top_k=3, size4_method="extents",
+                                 memory_limit="4GB")
+    assert [r.score for r in cells] == [r.score for r in extents]
