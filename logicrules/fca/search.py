@@ -21,10 +21,12 @@ How it stays exact and fast (details in the modules it uses):
   positive cells bounds every formula, and the best read-once formula of 4 literals has a closed
   form over the cells (``x o g``: halves and the size-3 closed form; ``(x o y) o (z o w)``: block
   sums of a 4 x 4 table); premises of size 4 that repeat an attribute are functions of a triple,
-  tested against every such function. An exact proximity bound (a fourth attribute near one of
-  the other three or a constant cannot beat the best premise over those three by more than the
-  distance) skips most quadruples before counting. Memory grows as m^3/6 (the 3-way counts of
-  sorted triples, 2 bytes per class, and their float32 "rooms" when they fit),
+  tested against every such function. An exact proximity bound skips most quadruples (and
+  whole ranges of them) before counting: replacing one attribute by another one of the four or
+  by a constant gives a premise over three attributes, and a read-once premise, monotone in each
+  of its literals, loses at most the weight of the rows where the two differ *on one side*
+  (``_Search._proximity_pruning``). Greedy size-4 premises seed the threshold. Memory grows as
+  m^3/6 (the 3-way counts of sorted triples, 2 bytes per class, and their float32 "rooms"),
   time as m^4/24. The former method (``size4_method="extents"``: materialize every distinct
   extent of size <= 3 and combine them with rectangle bounds) is kept for comparison;
 * with ``backend="torch"`` (:mod:`logicrules.fca.search_torch`, optional, for a GPU) the size-3 and
