@@ -707,6 +707,8 @@ class _Search:
                     break
                 if self.counter is None:
                     elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                    least_room = np.full((nv, nv + 1), np.inf)
+                    least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if self.counter is not None:
                 triples = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
@@ -720,8 +722,8 @@ class _Search:
                 out_counted = np.zeros(len(a_list), dtype=np.int64)
                 with _dynamic_schedule():
                     kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                         filt.threshold, p.negations, elim, elim_t, elim_const, room, a_list,
-                                         cap, out_bc, out_count, out_counted)
+                                         filt.threshold, p.negations, elim, elim_t, elim_const, room, least_room,
+                                         a_list, cap, out_bc, out_count, out_counted)
                 overflow = out_count > cap
                 counted += int(out_counted[~overflow].sum()) * len(shapes)
                 kept = np.where(overflow, 0, out_count)

@@ -141,7 +141,7 @@ def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
 
 @njit(cache=True, nogil=True, parallel=True)
 def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
-                 elim, elim_t, elim_const, room, a_list, cap, out_bc, out_count, out_counted):
+                 elim, elim_t, elim_const, room, least_room, a_list, cap, out_bc, out_count, out_counted):
     """Collect the triples ``(a, b, c)``, ``a < b < c``, whose best formula passes a linear test.
 
     A triple is kept when ``max_f alpha * tp(f) + beta * fp(f) >= threshold`` over its
@@ -176,6 +176,10 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
         attributes by one of the other two or by a constant loses less than the other two's
         ``room``: the premise over two attributes it gives is below the threshold (exact
         pruning, see ``_Search._proximity_pruning``).
+    least_room : float64 (m, m + 1)
+        ``least_room[x, c] = min(room[x, c:])`` (inf at ``m``): all ``c`` of a pair ``(a, b)`` are
+        skipped at once when ``b`` (or ``a``) can be replaced by the other or a constant whatever
+        ``c`` is.
     a_list : int64 (k,)
         First attributes of the triples to scan (all ``b > a``, ``c > b`` are visited).
     cap : int
@@ -203,6 +207,8 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
         for b in range(a + 1, m):
             da = min(elim[a, b], elim_const[a])       # a replaced by b or a constant
             db = min(elim[b, a], elim_const[b])
+            if db < least_room[a, b + 1] or da < least_room[b, b + 1]:
+                continue
             room_ab = room[a, b]
             # the c's worth a popcount
             k = 0

@@ -452,3 +452,85 @@ def test_size4_methods_agree_on_real_data(name, negations):
     extents = find_best_premises(Xb, y, max_size=4, negations=negations, top_k=3, size4_method="extents",
                                  memory_limit="4GB")
     assert [r.score for r in cells] == [r.score for r in extents]
+
+
+def _threshold_context(seed):
+    """All-values-like attributes (nested thresholds of a few integer features): pruning is busy."""
+    rng = np.random.default_rng(seed)
+    features = rng.integers(0, 6, size=(90, 3))
+    X = np.concatenate([features >= v for v in range(1, 6)], axis=1)
+    y = ((features[:, 0] >= 3) & (features[:, 1] >= 2)) ^ (rng.random(90) < 0.15)
+    return X, y
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
+       rank=st.integers(0, 40))
+def test_pruned_scans_keep_every_combination_that_passes(seed, negations, objective, rank):
+    # the numba scans with every pruning bound on keep each triple / quadruple whose best formula
+    # passes the linear test (checked against all shapes, counted directly from the data)
+    from logicrules.fca import search_kernels as kernels
+    from logicrules.fca.premise_space import quadruple_shapes, repeat_shapes, shape_matrix, triple_shapes
+    from logicrules.fca.search import _quadruple_index_tables, _Search
+
+    X, y = _threshold_context(seed)
+    search = _Search(X, y, list(range(X.shape[1])), 4, get_objective(objective), 1, negations, 2**30, False)
+    search.size1(False)
+    search.size2(False)
+    p, v = search.prep, search.vars
+    scores = np.unique(search.table.values[np.isfinite(search.table.values)])
+    filt, w_single, w_pair, w_total = search._filter_weights(scores[max(0, len(scores) - 1 - rank)], p.tp[v], p.fp[v])
+    if filt is None or len(v) < 4:
+        return
+    elim, elim_t, elim_const, room = search._proximity_pruning(filt, w_single, w_pair, w_total)
+    least_room = np.full((len(v), len(v) + 1), np.inf)
+    least_room[:, :len(v)] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
+    cols = np.stack([X[:, p.columns[r]] for r in v])
+    weight = np.where(y, filt.alpha, filt.beta)
+    nv, a_list = len(v), np.arange(len(v), dtype=np.int64)
+
+    def best_values(combos, matrix):
+        k = combos.shape[1]
+        cells = np.zeros((len(combos), 2**k))
+        for cell in range(2**k):
+            rows = np.ones((len(combos), len(y)), dtype=bool)
+            for i in range(k):
+                bit = (cell >> (k - 1 - i)) & 1
+                rows &= cols[combos[:, i]] if bit else ~cols[combos[:, i]]
+            cells[:, cell] = rows @ weight
+        return (cells @ matrix.T).max(axis=1)
+
+    from itertools import combinations
+
+    triples = np.array(list(combinations(range(nv), 3)))
+    must3 = {tuple(t) for t in triples[best_values(triples, shape_matrix(triple_shapes(negations), 3)) >= filt.threshold]}
+    out_bc = np.zeros((nv, nv * nv, 2), np.int32)
+    count = np.zeros(nv, np.int64)
+    kernels.scan_triples(np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]), filt.alpha, filt.beta,
+                         w_single, w_pair, w_total, filt.threshold, negations, elim, elim_t, elim_const, room,
+                         least_room, a_list, nv * nv, out_bc, count, np.zeros(nv, np.int64))
+    assert must3 <= {(int(a), int(b), int(c)) for a in range(nv) for b, c in out_bc[a, :count[a]]}
+
+    quads = np.array(list(combinations(range(nv), 4)))
+    rep3 = repeat_shapes(3, negations)
+    rep_cells = shape_matrix(rep3, 3).astype(np.float64)
+    must4 = {tuple(q) for q in quads[best_values(quads, shape_matrix(quadruple_shapes(negations), 4)) >= filt.threshold]}
+    must_rep = {tuple(t) for t in triples[best_values(triples, rep_cells) >= filt.threshold]}
+    offsets = kernels.triple_offsets(nv)
+    n3 = len(triples)
+    t_p, t_n, rooms = np.zeros(n3, np.int32), np.zeros(n3, np.int32), np.zeros(n3, np.float32)
+    row_min = np.zeros((nv, nv), np.float32)
+    bits_p, bits_n = np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v])
+    kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
+    slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
+    kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total, filt.threshold,
+                         rep_cells, slack, rooms, row_min)
+    half, pair = _quadruple_index_tables()
+    cap = len(quads) + 1
+    out_q, out_t = np.zeros((nv, cap, 3), np.int32), np.zeros((nv, cap, 2), np.int32)
+    qc, tc = np.zeros(nv, np.int64), np.zeros(nv, np.int64)
+    kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                            filt.threshold, negations, half, pair, rep_cells, elim, elim_t, elim_const, slack, rooms,
+                            row_min, True, a_list, cap, out_q, qc, out_t, tc, np.zeros(nv, np.int64))
+    assert must4 <= {(int(a), *map(int, r)) for a in range(nv) for r in out_q[a, :qc[a]]}
+    assert must_rep <= {(int(a), *map(int, r)) for a in range(nv) for r in out_t[a, :tc[a]]}

@@ -159,7 +159,7 @@ def test_triple_scan_equals_reference_and_contains_numba(case, quantile):
     f = case.filt
     kernels.scan_triples(case.bits_p, case.bits_n, f.alpha, f.beta, case.w_single, case.w_pair, case.w_total,
                          case.threshold, case.negations, np.zeros((m, m)), np.zeros((m, m)), np.zeros(m),
-                         np.full((m, m), -np.inf),
+                         np.full((m, m), -np.inf), np.full((m, m + 1), -np.inf),
                          a_list, m * m + 1, out_bc, out_count, out_counted)
     numba = {(int(a), int(b), int(c)) for i, a in enumerate(a_list) for b, c in out_bc[i, :out_count[i]]}
     assert numba <= as_set(got)
