@@ -65,7 +65,7 @@ class Case:
         table = ScoreTable.build(get_objective(objective), p.n_pos, p.n_neg)
         tp2, fp2 = (self.counts(X, 2, shapes=pair_shapes(negations))[1] for X in (self.Xp, self.Xn))
         scores = np.sort(np.concatenate([table.values[tp2.ravel(), fp2.ravel()], table.values[p.tp[v], p.fp[v]]]))
-        self.filt = linear_filter(table, float(scores[::-1][min(rank, len(scores) - 1)]))
+        self.filt = linear_filter(table, float(scores[::-1][min(rank, len(scores) - 1)])) if len(scores) else None
         if self.filt is None:
             return
         a, b = self.filt.alpha, self.filt.beta
