@@ -647,16 +647,22 @@ class _Search:
                     best = (scores[j], bp[j:j + 1], bn[j:j + 1], specs_of([j])[0])
             _, ep, en, spec = best
 
-    def _seed_size3(self) -> None:
-        """Greedy size-3 premises (good size-2 premise AND/OR any literal) raise the threshold early."""
-        if not self.seeds or not len(self.vars):
-            return
-        literals = self._literals()
+    def _seed_starts(self) -> list[tuple]:
+        """``(bits_p, bits_n, spec, size)`` of the size-2 seeds (good premises kept by size 2)."""
         shapes = pair_shapes(self.prep.negations)
+        starts = []
         for spec in self.seeds:
             cp_, cn_ = self._cells_bits(np.array([[spec[1], spec[2]]]))
-            ep, en = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
-            self._extend_greedily(ep, en, spec, 2, 3, literals)
+            starts.append((*self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask])), spec, 2))
+        return starts
+
+    def _seed_size3(self) -> None:
+        """Greedy size-3 premises (good size-2 premise AND/OR any literal) raise the threshold early."""
+        if not len(self.vars):
+            return
+        literals = self._literals()
+        for ep, en, spec, size in self._seed_starts():
+            self._extend_greedily(ep, en, spec, size, 3, literals)
 
     def _seed_size4(self) -> None:
         """Greedy size-4 premises from the listed premises of size <= 3 and the size-2 seeds."""
@@ -665,15 +671,10 @@ class _Search:
         literals = self._literals()
         wp = self.prep.bits_p.shape[1]
         starts = []
-        for key, (score, size, tp, fp, spec) in list(self.top.entries.items()):
+        for key, entry in list(self.top.entries.items()):      # key: the extent's bits, both classes
             bits = np.frombuffer(key, dtype=np.uint64)
-            starts.append((bits[None, :wp].copy(), bits[None, wp:].copy(), spec, size))
-        shapes = pair_shapes(self.prep.negations)
-        for spec in self.seeds:
-            cp_, cn_ = self._cells_bits(np.array([[spec[1], spec[2]]]))
-            ep, en = self._extents_from_cells(cp_, cn_, np.array([shapes[spec[3]].mask]))
-            starts.append((ep, en, spec, 2))
-        for ep, en, spec, size in starts:
+            starts.append((bits[None, :wp].copy(), bits[None, wp:].copy(), entry[4], entry[1]))
+        for ep, en, spec, size in starts + self._seed_starts():
             self._extend_greedily(ep, en, spec, size, 4, literals)
 
     def size3(self, count_extents: bool) -> None:
