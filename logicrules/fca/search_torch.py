@@ -11,6 +11,10 @@ torch is optional: it is imported only when this backend is used, and never requ
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import shutil
+import sys
 from typing import Any
 
 import numpy as np
@@ -98,11 +102,21 @@ def torch_device(device: Any = None) -> Any:
 def gpu_available() -> bool:
     """Whether torch is importable and a CUDA device is present (never raises).
 
+    Importing torch takes a second or more, so it is imported only when torch is installed and
+    a GPU driver is visible (NVIDIA's or ROCm's), or torch is already loaded: a machine without
+    a GPU pays nothing for the automatic backend choice.
+
     Examples
     --------
     >>> isinstance(gpu_available(), bool)
     True
     """
+    if "torch" not in sys.modules:
+        if importlib.util.find_spec("torch") is None:
+            return False
+        if not (os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/kfd")
+                or shutil.which("nvidia-smi")):
+            return False
     try:
         import torch
 

@@ -319,3 +319,21 @@ def test_closed_forms_equal_the_best_shape(negations):
     np.testing.assert_allclose(got4, (M4 @ f4).max(axis=0), atol=1e-9)
     for j in range(0, 3000, 97):                                        # and numba's closed form
         assert got4[j] == pytest.approx(kernels.best_read_once4(f4[:, j].copy(), negations, half, pair), abs=1e-9)
+
+
+def test_automatic_backend_does_not_import_torch_without_a_gpu():
+    # without a GPU driver the automatic choice must not pay for importing torch
+    import os
+    import subprocess
+    import sys
+
+    if os.path.exists("/proc/driver/nvidia/version") or os.path.exists("/dev/kfd"):
+        pytest.skip("a GPU driver is present here")
+    code = ("import sys, numpy as np\n"
+            "from logicrules.fca import find_best_premises, gpu_available\n"
+            "X = np.random.default_rng(0).random((40, 6)) < 0.5\n"
+            "find_best_premises(X, X[:, 0] ^ X[:, 1], max_size=3)\n"
+            "print(gpu_available(), 'torch' in sys.modules)")
+    env = dict(os.environ, PATH="/usr/bin:/bin")        # no nvidia-smi on this PATH
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert out.stdout.split() == ["False", "False"]
