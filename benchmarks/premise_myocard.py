@@ -317,18 +317,21 @@ def section_backends(X, y, args) -> list[str]:
                     results, stats, wall, cpu = _timed_search(Xn, y, **kwargs)
                 except PremiseSearchMemoryError as exc:
                     rows.append({"N": n_attr, "size": max_size, "backend": backend, "best F1": "-",
-                                 "premise": f"refused: {str(exc)[:50]}...", "last size s": "-", "wall s": "-",
+                                 "premise": f"refused: {str(exc)[:50]}...", "last size counted": "-",
+                                 "last size s": "-", "wall s": "-",
                                  "CPU s": "-"})
                     continue
                 rows.append({"N": n_attr, "size": max_size, "backend": backend + ("" if backend == "numba" else
                                                                                     f" ({device})"),
                              "best F1": f"{results[0].score:.6f}", "premise": f"`{results[0].formula}`",
+                             "last size counted": f"{stats.sizes[-1].counted:.3g}",
                              "last size s": f"{stats.sizes[-1].seconds:.2f}", "wall s": f"{wall:.2f}",
                              "CPU s": f"{cpu:.2f}"})
                 print(f"  [backends] {rows[-1]}", file=sys.stderr, flush=True)
     return ["### numba and torch backends", "",
             f"Negations off, memory_limit={args.memory_limit}; N = attributes with the best single F1 "
-            f"(N = {X.shape[1]}: the full scaling); `last size s` = time of the largest size's scan.", "",
+            f"(N = {X.shape[1]}: the full scaling); `last size counted` = combinations of the largest size "
+            "whose cells were computed, `last size s` = time of its scan.", "",
             markdown(pd.DataFrame(rows)), ""]
 
 

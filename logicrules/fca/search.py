@@ -30,8 +30,9 @@ How it stays exact and fast (details in the modules it uses):
   time as m^4/24. The former method (``size4_method="extents"``: materialize every distinct
   extent of size <= 3 and combine them with rectangle bounds) is kept for comparison;
 * with ``backend="torch"`` (:mod:`logicrules.fca.search_torch`, optional, for a GPU) the size-3 and
-  size-4 scans count with matrix products over 0/1 matrices instead, without proximity pruning,
-  and hand the same survivors to the same exact scoring.
+  size-4 scans count with matrix products over 0/1 matrices instead, with the same proximity
+  pruning applied to whole rows of a matrix product, and hand the same survivors to the same
+  exact scoring.
 """
 
 from __future__ import annotations
@@ -706,16 +707,16 @@ class _Search:
                 filt_for = threshold
                 if filt is None:
                     break
-                if self.counter is None:
-                    elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
-                    least_room = np.full((nv, nv + 1), np.inf)
-                    least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
+                elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                least_room = np.full((nv, nv + 1), np.inf)
+                least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if self.counter is not None:
-                triples = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                                    filt.threshold, p.negations, a_list)
+                triples, n_counted = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                                               filt.threshold, p.negations, a_list, elim, elim_const,
+                                                               room, return_counted=True)
                 overflow = np.zeros(len(a_list), dtype=bool)
-                counted += int(sum((nv - 1 - a) * (nv - 2 - a) // 2 for a in a_list)) * len(shapes)
+                counted += n_counted * len(shapes)
             else:
                 self._check_buffer(3, len(a_list) * cap * 2 * 4, "triples")
                 out_bc = np.zeros((len(a_list), cap, 2), dtype=np.int32)
@@ -1017,18 +1018,21 @@ class _Search:
                 filt_for = threshold
                 if filt is None:
                     break
-                if not torch_scan:
-                    elim, elim_t, elim_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                elim, elim_t, elim_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
+                if torch_scan:
+                    scan = self.counter.quadruple_scan(filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                                       filt.threshold, neg, rep_cells, elim, elim_const)
+                else:
                     slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
                     if use_rooms:
                         kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
                                              filt.threshold, rep_cells, slack, rooms, row_min)
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if torch_scan:
-                quads, trips = self.counter.scan_quadruples(filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                                            filt.threshold, neg, rep_cells, a_list)
+                before = scan.counted
+                quads, trips = scan.run(a_list)
                 ok = np.ones(len(a_list), dtype=bool)
-                counted += int(sum((nv - 1 - a) * (nv - 2 - a) * (nv - 3 - a) // 6 for a in a_list))
+                counted += scan.counted - before
             else:
                 self._check_buffer(4, len(a_list) * cap * 5 * 4, "quadruples")
                 out_q = np.zeros((len(a_list), cap, 3), np.int32)
@@ -1422,7 +1426,9 @@ def find_best_premises(
         proximity pruning), "torch" (matrix products on ``device``, :mod:`logicrules.fca.search_torch`;
         needs PyTorch), or "auto": "torch" when PyTorch is installed and a CUDA device is
         present (or ``device`` is given), else "numba". Results are identical; only the
-        statistics' ``counted`` differs (the torch scans count every combination).
+        statistics' ``counted`` may differ (the torch size-4 scan leaves out one of numba's
+        pruning tests). The torch scans use up to ``memory_limit`` of device memory on top of
+        the search's host memory.
     device : str or torch.device, optional
         Device of the torch backend ("cuda", "cuda:1", "cpu"); default CUDA.
 

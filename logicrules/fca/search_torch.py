@@ -2,10 +2,12 @@
 
 The numba kernels of :mod:`logicrules.fca.search_kernels` count ``a AND b AND c (AND d)`` with
 one popcount per attribute combination. On a GPU the same counts are matrix products of 0/1
-matrices: for a fixed ``a``, ``|a AND b AND c|`` over all ``b, c`` is one GEMM ``(X * x_a) X^T``
-(batched over blocks of ``a``), and for a pair ``(a, b)`` the 4-way counts over all ``c, d`` are
-one GEMM of the rows where both hold. The truth-table cells, the closed forms of the best
-formula and the linear test then run as a few tensor operations over whole blocks.
+matrices: for a list of attribute pairs ``(a, b)``, ``|a AND b AND c|`` over all ``c`` is one
+GEMM of the rows where both hold; for a first attribute ``a``, ``|a AND x AND y|`` over all
+``x, y`` is one GEMM, and for a list of triples ``(a, b, c)`` the 4-way counts over all ``d``
+are one more. The search's exact proximity pruning decides, as whole rows of masks, which pairs
+and triples are worth a GEMM row and which combinations get their cells computed; the cells,
+the closed forms of the best formula and the linear test run as tensor operations over them.
 torch is optional: it is imported only when this backend is used, and never required.
 """
 
@@ -15,14 +17,16 @@ import importlib.util
 import os
 import shutil
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-__all__ = ["TorchCounter", "gpu_available", "torch_device"]
+__all__ = ["QuadrupleScan", "TorchCounter", "gpu_available", "torch_device"]
 
 MAX_EXACT_ROWS = 2**24          # float32 accumulation of 0/1 products is exact up to this many rows
 _QUAD_CANDIDATE_BYTES = 2048    # peak bytes per candidate quadruple in the closed form of size 4
+_CELL_BYTES = 640               # peak bytes per quadruple whose 16 cells are computed
 _TRIPLE_BYTES = 192             # peak bytes per triple (a, b, c) in the size-3 closed form
 
 
@@ -222,8 +226,9 @@ class TorchCounter:
 
     The scans return the same attribute combinations as the numba kernels
     :func:`~logicrules.fca.search_kernels.scan_triples` and
-    :func:`~logicrules.fca.search_kernels.scan_quadruples` without their proximity pruning
-    (a superset of what those keep: values within a relative 1e-9 of the threshold are kept).
+    :func:`~logicrules.fca.search_kernels.scan_quadruples` (a superset of what those keep:
+    values within a relative 1e-9 of the threshold are kept), with or without their exact
+    proximity pruning.
     Counts are exact: 0/1 inputs (float16 on CUDA, float32 on the CPU) with float32
     accumulation, converted to float64 before weighting.
 
@@ -237,8 +242,8 @@ class TorchCounter:
     device : None, str or torch.device
         See :func:`torch_device` (default: CUDA, an error without it).
     memory_limit : int
-        Bytes of device memory the scans may use for their blocks; blocks of first attributes
-        (and of second attributes for size 4) are sized to fit, and
+        Bytes of device memory the scans may use for their blocks; chunks of attribute pairs
+        and triples are sized to fit, and
         :class:`~logicrules.fca.search.PremiseSearchMemoryError` is raised when even one cannot.
         The resident matrices (``m (n_pos + n_neg)`` entries of 2 or 4 bytes) come on top.
 
@@ -311,38 +316,36 @@ class TorchCounter:
     def _itemsize(self) -> int:
         return 2 if self._dtype == self._torch.float16 else 4
 
-    def _weighted(self, first, extra: int | None, start: int, flat, alpha: float, beta: float):
-        """``alpha |f AND x AND y|_pos + beta |f AND x AND y|_neg`` in float64 for ``x, y >= start``.
+    def _weighted_products(self, factors: tuple, start: int, alpha: float, beta: float):
+        """``alpha |g AND x|_pos + beta |g AND x|_neg`` in float64 for ``x >= start``, (K, m - start).
 
-        ``f`` runs over the attributes ``first`` (long tensor (B,)), each ANDed with the attribute
-        ``extra`` when given. Returns (B, (m - start)**2), or with ``flat`` (long (K,)) the
-        columns ``flat`` of it (``flat = (x - start) * (m - start) + (y - start)``).
+        ``g`` is the AND of ``factors``: attributes, as ints or long tensors (K,) (at least one).
         """
         torch = self._torch
+        k = next(len(f) for f in factors if not isinstance(f, int))
         out = None
         for X, w in zip(self._x, (alpha, beta)):
             if X.shape[1] == 0:
                 continue
-            R = X[start:]
-            rows = X[first] if extra is None else X[first] * X[extra]
-            L = (rows[:, None, :] * R[None]).reshape(-1, X.shape[1])
-            C = self._mm(L, R.T).view(rows.shape[0], -1)
-            del L
-            cnt = (C if flat is None else C.index_select(1, flat)).to(torch.float64)
-            del C
+            rows = X[factors[0]]
+            for f in factors[1:]:
+                rows = rows * X[f]
+            cnt = self._mm(rows, X[start:].T).to(torch.float64)
             cnt.mul_(w)
             out = cnt if out is None else out.add_(cnt)
         if out is None:
-            mr = self.m - start
-            out = torch.zeros((len(first), mr * mr if flat is None else len(flat)), dtype=torch.float64,
-                              device=self.device)
+            out = torch.zeros((k, self.m - start), dtype=torch.float64, device=self.device)
         return out
 
     def _gemm_bytes(self, mr: int) -> int:
         """Peak bytes of one row of a batched count GEMM over ``mr`` columns."""
         return self._itemsize() * mr * max(self.n_pos, self.n_neg, 1) + 4 * mr * mr
 
-    def _inputs(self, alpha, beta, w_single, w_pair, w_total, threshold, a_list):
+    def _weights(self, alpha, beta, w_single, w_pair, w_total, threshold):
+        """Checked weights of a linear test on the device: ``(alpha, beta, ws, wp, w_total, threshold, slack)``.
+
+        ``slack = 1e-9 (|alpha| n_pos + |beta| n_neg + 1)``: comparisons keep what is within it.
+        """
         torch = self._torch
         m = self.m
         w_single = np.asarray(w_single, dtype=np.float64)
@@ -351,35 +354,43 @@ class TorchCounter:
             raise ValueError(f"w_single must have shape ({m},), got {w_single.shape}")
         if w_pair.shape != (m, m):
             raise ValueError(f"w_pair must have shape ({m}, {m}), got {w_pair.shape}")
-        a = np.asarray(a_list)
-        if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
-            raise ValueError(f"a_list must be a 1-D integer array, got {a.dtype} with shape {a.shape}")
-        a = np.unique(a.astype(np.int64))
-        if a.size and (a[0] < 0 or a[-1] >= m):
-            raise ValueError(f"a_list holds attributes outside 0..{m - 1}")
         alpha, beta, w_total, threshold = float(alpha), float(beta), float(w_total), float(threshold)
         slack = 1e-9 * (abs(alpha) * self.n_pos + abs(beta) * self.n_neg + 1.0)
         ws = torch.as_tensor(w_single, device=self.device)
         wp = torch.as_tensor(w_pair, device=self.device)
-        return alpha, beta, ws, wp, w_total, threshold - slack, a
+        return alpha, beta, ws, wp, w_total, threshold, slack
+
+    def _first_attributes(self, a_list) -> np.ndarray:
+        """``a_list`` checked, sorted and deduplicated (int64)."""
+        a = np.asarray(a_list)
+        if a.ndim != 1 or (a.size and not np.issubdtype(a.dtype, np.integer)):
+            raise ValueError(f"a_list must be a 1-D integer array, got {a.dtype} with shape {a.shape}")
+        a = np.unique(a.astype(np.int64))
+        if a.size and (a[0] < 0 or a[-1] >= self.m):
+            raise ValueError(f"a_list holds attributes outside 0..{self.m - 1}")
+        return a
 
     # -- size 3 ------------------------------------------------------------------------
     def scan_triples(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray, w_total: float,
-                     threshold: float, negations: bool, a_list: np.ndarray) -> np.ndarray:
+                     threshold: float, negations: bool, a_list: np.ndarray, elim: np.ndarray | None = None,
+                     elim_const: np.ndarray | None = None, room: np.ndarray | None = None,
+                     return_counted: bool = False) -> np.ndarray | tuple[np.ndarray, int]:
         """Triples ``a < b < c``, ``a`` in ``a_list``, whose best read-once formula passes a linear test.
 
         A triple is kept when ``max_f alpha tp(f) + beta fp(f) >= threshold`` over the read-once
         formulas of 3 literals over it (64 with negations, 8 positive ones), compared with a slack
         of ``1e-9 (|alpha| n_pos + |beta| n_neg + 1)`` in favour of keeping, so the result holds
-        every triple that numba's ``scan_triples`` keeps (without its proximity pruning).
+        every triple that numba's ``scan_triples`` keeps.
 
-        Per block of first attributes ``A`` (``b, c`` range over ``A.min() + 1 .. m - 1``, ``mr``
-        of them): one GEMM per class gives ``|a AND b AND c|`` for all ``a in A`` and ``b, c``;
-        the ``K = mr (mr - 1) / 2`` pairs ``b < c`` are gathered, weighted in float64, turned into
-        the 8 cells (inclusion-exclusion) and tested with the closed form. Memory per first
-        attribute: about ``s mr n + 4 mr^2`` bytes for the GEMM (``s`` = 2 bytes on CUDA, 4 on the
-        CPU, ``n`` the larger class) plus 192 ``K`` for the cells and the closed form, and 64 ``K``
-        per block for the index tables; blocks are as large as ``memory_limit`` allows.
+        With ``elim``, ``elim_const`` and ``room`` (the search's proximity pruning) the scan
+        skips, with numba's exact tests, the pairs ``(a, b)`` one of whose attributes is
+        replaceable whatever ``c`` is, then per chunk of the remaining pairs the ``c`` near one of
+        ``a, b`` or a constant. One GEMM per class over the pairs with a ``c`` left gives ``|a
+        AND b AND c|`` for all ``c``; the 8 cells of each triple left (inclusion-exclusion) go
+        through the closed form of the best formula. Without them every triple is counted.
+        Memory: half of ``memory_limit`` for the chunks of pairs, about ``2 s n + 112 m`` bytes
+        per pair (``s`` = 2 bytes on CUDA, 4 on the CPU, ``n`` the larger class), the other half
+        for the cells (192 bytes per triple); ``3 m^2`` float64 stay resident.
 
         Parameters
         ----------
@@ -396,216 +407,424 @@ class TorchCounter:
             Literals of both polarities, or positive ones only.
         a_list : int array (k,)
             First attributes to scan.
+        elim, elim_const, room : float64 (m, m), (m,), (m, m), optional
+            Substitution bounds (``elim[x, y]``: what a premise loses at most when ``x`` is
+            replaced by ``y``; ``elim_const[x]``: by a constant) and the room ``threshold`` minus
+            the best premise of size <= 2 over each pair; give all three or none.
+        return_counted : bool
+            Also return the number of triples whose cells were computed.
 
         Returns
         -------
-        int64 ndarray (k, 3)
+        triples : int64 ndarray (k, 3)
             Kept triples, sorted lexicographically.
+        counted : int
+            With ``return_counted``.
         """
         torch = self._torch
-        alpha, beta, ws, wp, w_total, thr, a_sorted = self._inputs(
-            alpha, beta, w_single, w_pair, w_total, threshold, a_list)
+        alpha, beta, ws, wp, w_total, threshold, slack = self._weights(
+            alpha, beta, w_single, w_pair, w_total, threshold)
+        a_sorted = self._first_attributes(a_list)
         m = self.m
-        a_sorted = a_sorted[a_sorted < m - 2]
+        given = [x is not None for x in (elim, elim_const, room)]
+        if any(given) and not all(given):
+            raise ValueError("give elim, elim_const and room together, or none of them")
+        if all(given):
+            elim, elim_const, room = (np.asarray(x, dtype=np.float64) for x in (elim, elim_const, room))
+            if elim.shape != (m, m) or elim_const.shape != (m,) or room.shape != (m, m):
+                raise ValueError(f"elim, elim_const and room must have shapes ({m}, {m}), ({m},) and ({m}, {m}), "
+                                 f"got {elim.shape}, {elim_const.shape} and {room.shape}")
+        else:
+            elim, elim_const, room = np.full((m, m), np.inf), np.full(m, np.inf), np.full((m, m), -np.inf)
+        budget = self.memory_limit // 2
+        per_pair = 2 * self._itemsize() * max(self.n_pos, self.n_neg, 1) + 112 * m
+        pair_chunk = budget // per_pair
+        cell_chunk = (self.memory_limit - budget) // _TRIPLE_BYTES
+        if pair_chunk < 1 or cell_chunk < 1:
+            raise _memory_error(f"the torch triple scan needs about {2 * per_pair / 1e6:.1f} MB for one pair of "
+                                f"attributes ({m} attributes), more than memory_limit={self.memory_limit / 1e6:.1f} MB")
         found = []
-        i = 0
+        counted = 0
         with torch.inference_mode():
-            while i < len(a_sorted):
-                b0 = int(a_sorted[i]) + 1
-                mr = m - b0
-                K = mr * (mr - 1) // 2
-                fixed = 64 * K
-                per_a = self._gemm_bytes(mr) + _TRIPLE_BYTES * K
-                count = (self.memory_limit - fixed) // per_a
-                if count < 1:
-                    raise _memory_error(
-                        f"the torch triple scan needs about {(fixed + per_a) / 1e6:.1f} MB for one first attribute "
-                        f"({m} attributes), more than memory_limit={self.memory_limit / 1e6:.1f} MB")
-                A = torch.as_tensor(a_sorted[i:i + count], device=self.device)
-                i += len(A)
-                found.append(self._triples_block(A, b0, alpha, beta, ws, wp, w_total, thr, negations))
-        return np.concatenate(found) if found else np.zeros((0, 3), np.int64)
+            E = torch.as_tensor(elim, device=self.device)
+            tab = _TripleTables(E, E.T.contiguous(), torch.as_tensor(elim_const, device=self.device),
+                                torch.as_tensor(room, device=self.device), ws, wp, w_total, threshold - slack,
+                                negations)
+            least_room = torch.full((m, m + 1), np.inf, dtype=torch.float64, device=self.device)
+            least_room[:, :m] = _suffix_min(torch, tab.room)
+            A = torch.as_tensor(a_sorted[a_sorted < m - 2], device=self.device)
+            # pairs (a, b): b replaced by a or a constant, or a by b or a constant, whatever c is
+            b = torch.arange(m, device=self.device)
+            for s in range(0, len(A), max(1, budget // (64 * m))):
+                Ab = A[s:s + max(1, budget // (64 * m))]
+                da = torch.minimum(E[Ab], tab.elim_const[Ab][:, None])
+                db = torch.minimum(tab.elim_t[Ab], tab.elim_const[None, :])
+                ok = (b[None, :] > Ab[:, None]) & (b[None, :] < m - 1)
+                ok &= db >= least_room[Ab, 1:]
+                ok &= da >= least_room[b, b + 1][None, :]
+                pa, pb = ok.nonzero(as_tuple=True)
+                del da, db, ok
+                pa = Ab[pa]
+                for t in range(0, len(pa), pair_chunk):
+                    kept, n = self._triples_of_pairs(pa[t:t + pair_chunk], pb[t:t + pair_chunk], tab, alpha, beta,
+                                                     cell_chunk)
+                    found += kept
+                    counted += n
+        triples = np.concatenate(found) if found else np.zeros((0, 3), np.int64)
+        return (triples, counted) if return_counted else triples
 
-    def _triples_block(self, A, b0, alpha, beta, ws, wp, w_total, thr, negations):
+    def _triples_of_pairs(self, a, b, tab: _TripleTables, alpha: float, beta: float, cell_chunk: int):
+        """Kept triples ``(a, b, c)`` of the pairs ``a, b`` (long (K,)) and the number counted."""
         torch = self._torch
-        mr = self.m - b0
-        bi, ci = torch.triu_indices(mr, mr, 1, device=self.device)
-        D = self._weighted(A, None, b0, bi * mr + ci, alpha, beta)
-        b, c = bi + b0, ci + b0
-        F = torch.empty((2, 2, 2, len(A), len(b)), dtype=torch.float64, device=self.device)
-        F[0, 0, 0] = w_total
-        F[1, 0, 0] = ws[A][:, None]
-        F[0, 1, 0] = ws[b]
-        F[0, 0, 1] = ws[c]
-        F[1, 1, 0] = wp[A[:, None], b[None, :]]
-        F[1, 0, 1] = wp[A[:, None], c[None, :]]
-        F[0, 1, 1] = wp[b, c]
-        F[1, 1, 1] = D
-        del D
-        _mobius_(F, 3)
-        keep = _best3(torch, F, negations) >= thr
-        del F
-        keep &= b[None, :] > A[:, None]
-        rows, cols = keep.nonzero(as_tuple=True)
-        return torch.stack([A[rows], b[cols], c[cols]], 1).cpu().numpy()
+        c0 = int(b.min()) + 1
+        E, E_t, EC, room = tab.elim, tab.elim_t, tab.elim_const, tab.room
+        # c replaced by a, b or a constant: the room of (a, b); b, a replaced by c: of (a, c), (b, c)
+        keep = torch.minimum(torch.minimum(E_t[a, c0:], E_t[b, c0:]), EC[c0:][None, :]) >= room[a, b][:, None]
+        keep &= torch.arange(c0, self.m, device=self.device)[None, :] > b[:, None]
+        da = torch.minimum(E[a, b], EC[a])
+        db = torch.minimum(E[b, a], EC[b])
+        keep &= torch.minimum(db[:, None], E[b, c0:]) >= room[a, c0:]
+        keep &= torch.minimum(da[:, None], E[a, c0:]) >= room[b, c0:]
+        rows = keep.any(1).nonzero().ravel()
+        if not len(rows):
+            return [], 0
+        keep, a, b = keep[rows], a[rows], b[rows]
+        abc = self._weighted_products((a, b), c0, alpha, beta)
+        k, c = keep.nonzero(as_tuple=True)
+        del keep
+        ws, wp = tab.ws, tab.wp
+        out = []
+        for s in range(0, len(k), cell_chunk):
+            kk, cc = k[s:s + cell_chunk], c[s:s + cell_chunk]
+            ak, bk, ck = a[kk], b[kk], cc + c0
+            F = torch.empty((2, 2, 2, len(kk)), dtype=torch.float64, device=self.device)
+            F[1, 1, 1] = abc[kk, cc]
+            F[0, 0, 0] = tab.w_total
+            F[1, 0, 0] = ws[ak]
+            F[0, 1, 0] = ws[bk]
+            F[0, 0, 1] = ws[ck]
+            F[1, 1, 0] = wp[ak, bk]
+            F[1, 0, 1] = wp[ak, ck]
+            F[0, 1, 1] = wp[bk, ck]
+            _mobius_(F, 3)
+            passed = (_best3(torch, F, tab.negations) >= tab.thr).nonzero().ravel()
+            out.append(torch.stack([ak[passed], bk[passed], ck[passed]], 1).cpu().numpy())
+        return out, len(k)
 
     # -- size 4 ------------------------------------------------------------------------
+    def quadruple_scan(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray, w_total: float,
+                       threshold: float, negations: bool, rep_cells: np.ndarray, elim: np.ndarray | None = None,
+                       elim_const: np.ndarray | None = None) -> QuadrupleScan:
+        """The size-4 scan of one linear test on this counter's device: see :class:`QuadrupleScan`."""
+        return QuadrupleScan(self, alpha, beta, w_single, w_pair, w_total, threshold, negations, rep_cells, elim,
+                             elim_const)
+
     def scan_quadruples(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray,
                         w_total: float, threshold: float, negations: bool, rep_cells: np.ndarray,
-                        a_list: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+                        a_list: np.ndarray, elim: np.ndarray | None = None,
+                        elim_const: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Quadruples and triples, first attribute in ``a_list``, whose premises of size 4 may pass.
 
-        Quadruples ``a < b < c < d`` are kept when the sum of their positive weighted cells and
-        the best read-once formula of 4 literals (numba's ``best_read_once4``) reach
-        ``threshold``; triples ``a < b < c`` when the best function of ``rep_cells`` over their 8
-        cells does (numba's ``_best_repeat_shape``). Comparisons have the slack of
-        :meth:`scan_triples`, so the results hold what numba's ``scan_quadruples`` keeps.
+        One-shot form of :meth:`quadruple_scan` (arguments there) followed by
+        :meth:`QuadrupleScan.run` (``a_list``): returns ``(quads, trips)``, int64 (k, 4) and
+        (j, 3), both sorted lexicographically.
+        """
+        return self.quadruple_scan(alpha, beta, w_single, w_pair, w_total, threshold, negations, rep_cells, elim,
+                                   elim_const).run(a_list)
 
-        Per ``a``: one GEMM per class gives ``|a AND x AND y|`` for all ``x, y > a`` (``mr`` of
-        them, kept as float64, ``8 mr^2`` bytes). Per block of second attributes ``b`` (``c, d``
-        range over the ``mq`` attributes after the block's first ``b``, ``Kq = mq (mq - 1) / 2``
-        pairs ``c < d``): two GEMMs per class give ``|a b c d|`` and ``|b c d|``; the 16 cells
-        (inclusion-exclusion) and their positive sum are computed for the whole block, and the
-        closed form runs on the survivors of that bound, in chunks. Memory: blocks use half of
-        ``memory_limit`` at about ``s mq n + 4 mq^2 + 304 Kq + 160 mq`` bytes per ``b`` (``s`` =
-        2 bytes on CUDA, 4 on the CPU, ``n`` the larger class) on top of ``8 mr^2 + 24 Kq`` per
-        ``a``; the chunks of the closed form use the other half, 2 KB per quadruple and
-        ``8 L + 256`` bytes per triple (``L`` functions in ``rep_cells``).
+
+@dataclass
+class _TripleTables:
+    """The tables of one pruned triple scan on the device (see :meth:`TorchCounter.scan_triples`)."""
+
+    elim: Any
+    elim_t: Any
+    elim_const: Any
+    room: Any
+    ws: Any
+    wp: Any
+    w_total: float
+    thr: float
+    negations: bool
+
+
+class QuadrupleScan:
+    """Premises of size 4 passing one linear test, by attribute quadruples and triples, with torch.
+
+    The counterpart of numba's :func:`~logicrules.fca.search_kernels.scan_quadruples` and
+    :func:`~logicrules.fca.search_kernels.triple_rooms` for one linear test
+    ``alpha tp + beta fp >= threshold``. A quadruple ``a < b < c < d`` is kept when the sum of
+    its positive weighted cells and the best read-once formula of 4 literals reach the
+    threshold; a triple ``a < b < c`` when the best function of ``rep_cells`` over its 8 cells
+    does (premises of size 4 repeating an attribute). Comparisons have the slack of
+    :meth:`TorchCounter.scan_triples`, so the results hold what numba keeps.
+
+    With ``elim`` and ``elim_const`` (the substitution bounds of the search's proximity pruning)
+    the scan skips what cannot pass, with the same exact tests as the numba kernel: each triple
+    has a room ``threshold - M3 - slack`` (``M3`` bounds every premise of size <= 4 over it);
+    the construction computes the least room ``row_min[a, b]`` of the triples ``(a, b, .)``
+    (one pass of triple tables over all first attributes). :meth:`run` then works per first
+    attribute ``a``:
+
+    1. the triple table of ``a``: ``|a AND x AND y|`` for all ``x, y > a`` (one GEMM per class),
+       the 8 cells, the best function of ``rep_cells`` and the room of every ``(a, b, c)``;
+    2. the pairs ``(b, c)`` left by the range skips (``a`` or ``b`` replaceable whatever ``c, d``
+       are; ``c`` replaceable whatever ``d`` is);
+    3. per chunk of those pairs: the tests on ``d`` from the rooms of ``(a, b, c)``, ``(a, b,
+       d)`` and ``(a, c, d)``; for the pairs with a ``d`` left, two GEMMs per class give
+       ``|a b c d|`` and ``|b c d|`` for all ``d``; the 16 cells of the quadruples left, their
+       positive sum and the closed form.
+
+    Without ``elim`` nothing is skipped (every quadruple's cells are computed). ``counted``
+    adds up the quadruples whose cells were computed, as numba's ``out_counted``.
+
+    Memory: half of the counter's ``memory_limit`` for the triple table of one ``a`` (about
+    ``160 mr^2 + s mr n`` bytes, ``mr = m - a - 1``, ``s`` = 2 bytes on CUDA, 4 on the CPU,
+    ``n`` the larger class) and the chunks of pairs (``2 s n + 112 mr`` bytes per pair); the
+    other half for the chunks of cells and closed forms.
+    On top, resident: ``5 m^2`` float64 (pair weights, bounds, least rooms).
+
+    Parameters
+    ----------
+    counter : TorchCounter
+    alpha, beta, w_single, w_pair, w_total, threshold, negations
+        As in :meth:`TorchCounter.scan_triples`.
+    rep_cells : float (L, 8)
+        0/1 cell matrix of the functions of a triple computed by premises of size 4 with
+        repeated attributes (cell ``k = 4 va + 2 vb + vc``).
+    elim : float (m, m), optional
+        ``elim[x, y]``: bound on what a premise loses when attribute ``x`` is replaced by ``y``.
+    elim_const : float (m,), optional
+        The same for ``x`` replaced by a constant. Give both or neither.
+    """
+
+    def __init__(self, counter: TorchCounter, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray,
+                 w_total: float, threshold: float, negations: bool, rep_cells: np.ndarray,
+                 elim: np.ndarray | None = None, elim_const: np.ndarray | None = None):
+        torch = counter._torch
+        self._torch = torch
+        self.counter = counter
+        (self.alpha, self.beta, self.ws, self.wp, self.w_total, self.threshold,
+         self.slack) = counter._weights(alpha, beta, w_single, w_pair, w_total, threshold)
+        self.thr = self.threshold - self.slack
+        self.negations = bool(negations)
+        rep = np.asarray(rep_cells, dtype=np.float64)
+        if rep.ndim != 2 or rep.shape[1] != 8 or not len(rep):
+            raise ValueError(f"rep_cells must have shape (L, 8) with L >= 1, got {rep.shape}")
+        m = counter.m
+        if (elim is None) != (elim_const is None):
+            raise ValueError("give both elim and elim_const, or neither")
+        self.pruned = elim is not None
+        if self.pruned:
+            elim = np.asarray(elim, dtype=np.float64)
+            elim_const = np.asarray(elim_const, dtype=np.float64)
+            if elim.shape != (m, m) or elim_const.shape != (m,):
+                raise ValueError(f"elim and elim_const must have shapes ({m}, {m}) and ({m},), got "
+                                 f"{elim.shape} and {elim_const.shape}")
+        else:
+            elim, elim_const = np.full((m, m), np.inf), np.full(m, np.inf)
+        dev = counter.device
+        self.elim = torch.as_tensor(elim, device=dev)
+        self.elim_t = self.elim.T.contiguous()
+        self.elim_const = torch.as_tensor(elim_const, device=dev)
+        self.rep = torch.as_tensor(rep, device=dev)
+        self.block_budget = counter.memory_limit // 2
+        chunk_budget = counter.memory_limit - self.block_budget
+        self.quad_chunk = chunk_budget // _QUAD_CANDIDATE_BYTES
+        self.cell_chunk = chunk_budget // _CELL_BYTES
+        self.rep_chunk = chunk_budget // (8 * len(rep) + 256)
+        if min(self.quad_chunk, self.rep_chunk) < 1:
+            raise _memory_error(f"memory_limit={counter.memory_limit} bytes leaves no room for the closed form of "
+                                "size 4")
+        self.counted = 0
+        with torch.inference_mode():
+            self.row_min = self._row_min() if self.pruned else torch.full((m, m), -np.inf, dtype=torch.float64,
+                                                                          device=dev)
+            # least_room_a[a, c]: the least room of the triples (a, c', d), c' >= c; least_b[b]: of (b, ., .)
+            self.least_room_a = torch.full((m, m + 1), np.inf, dtype=torch.float64, device=dev)
+            self.least_room_a[:, :m] = _suffix_min(torch, self.row_min)
+            self.least_b = self.row_min.amin(1)
+
+    def _table_bytes(self, mr: int) -> int:
+        """Peak bytes of the triple table of one first attribute (``mr`` attributes after it)."""
+        return 160 * mr * mr + self.counter._gemm_bytes(mr)
+
+    def _triple_table(self, A, r0: int):
+        """Triple tables of the first attributes ``A`` (long (B,)), over ``x, y`` in ``r0 .. m - 1``.
+
+        Returns ``(D, R, keep)``, each (B, mr, mr): ``D`` the weighted ``|a x y|``, ``R`` the room
+        of the triple ``(a, x, y)`` (inf unless ``a < x < y``), ``keep`` whether the best
+        function of ``rep_cells`` passes.
+        """
+        torch = self._torch
+        m = self.counter.m
+        mr = m - r0
+        x = torch.arange(r0, m, device=self.counter.device)
+        D = self.counter._weighted_products((A.repeat_interleave(mr), x.repeat(len(A))), r0, self.alpha,
+                                            self.beta).view(len(A), mr, mr)
+        ws, wp = self.ws, self.wp
+        F = torch.empty((2, 2, 2, len(A), mr, mr), dtype=torch.float64, device=self.counter.device)
+        F[0, 0, 0] = self.w_total
+        F[1, 0, 0] = ws[A][:, None, None]
+        F[0, 1, 0] = ws[r0:][None, :, None]
+        F[0, 0, 1] = ws[r0:][None, None, :]
+        w_ax = wp[A][:, r0:]
+        F[1, 1, 0] = w_ax[:, :, None]
+        F[1, 0, 1] = w_ax[:, None, :]
+        F[0, 1, 1] = wp[r0:, r0:][None]
+        F[1, 1, 1] = D
+        _mobius_(F, 3)
+        G = F.view(8, -1)
+        m3 = G.clamp_min(0).sum(0)                      # bounds every function of the 8 cells
+        idx = (m3 >= self.thr).nonzero().ravel()
+        for s in range(0, len(idx), self.rep_chunk):
+            part = idx[s:s + self.rep_chunk]
+            m3[part] = (self.rep @ G[:, part]).amax(0)
+        del F, G
+        valid = (x[None, :, None] > A[:, None, None]) & (x[None, None, :] > x[None, :, None])
+        m3 = m3.view(len(A), mr, mr)
+        keep = (m3 >= self.thr) & valid
+        R = (self.threshold - self.slack) - m3.clamp_min_(max(0.0, self.w_total))
+        R.masked_fill_(~valid, np.inf)
+        return D, R, keep
+
+    def _row_min(self):
+        """``row_min[a, b]``: the least room of the triples ``(a, b, c)``, ``c > b`` (inf: none)."""
+        torch = self._torch
+        m = self.counter.m
+        row_min = torch.full((m, m), np.inf, dtype=torch.float64, device=self.counter.device)
+        i = 0
+        while i < m - 2:
+            r0 = i + 1
+            count = self.block_budget // self._table_bytes(m - r0)
+            if count < 1:
+                raise _memory_error(f"the torch quadruple scan needs about {self._table_bytes(m - r0) / 1e6:.1f} MB "
+                                    f"for the triple table of one attribute ({m} attributes), more than half of "
+                                    f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
+            A = torch.arange(i, min(i + count, m - 2), device=self.counter.device)
+            row_min[A, r0:] = self._triple_table(A, r0)[1].amin(2)
+            i += len(A)
+        return row_min
+
+    def run(self, a_list: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Scan the first attributes ``a_list``; returns ``(quads, trips)`` sorted lexicographically.
 
         Parameters
         ----------
-        alpha, beta, w_single, w_pair, w_total, threshold, negations
-            As in :meth:`scan_triples`.
-        rep_cells : float (L, 8)
-            0/1 cell matrix of the functions of a triple computed by premises of size 4 with
-            repeated attributes (cell ``k = 4 va + 2 vb + vc``).
         a_list : int array (k,)
-            First attributes to scan.
 
         Returns
         -------
         quads : int64 ndarray (k, 4)
         trips : int64 ndarray (j, 3)
-            Both sorted lexicographically.
         """
-        torch = self._torch
-        alpha, beta, ws, wp, w_total, thr, a_sorted = self._inputs(
-            alpha, beta, w_single, w_pair, w_total, threshold, a_list)
-        rep = np.asarray(rep_cells, dtype=np.float64)
-        if rep.ndim != 2 or rep.shape[1] != 8 or not len(rep):
-            raise ValueError(f"rep_cells must have shape (L, 8) with L >= 1, got {rep.shape}")
-        m = self.m
-        block_budget = self.memory_limit // 2
-        chunk_budget = self.memory_limit - block_budget
-        quad_chunk = chunk_budget // _QUAD_CANDIDATE_BYTES
-        rep_chunk = chunk_budget // (8 * len(rep) + 256)
-        if min(quad_chunk, rep_chunk) < 1:
-            raise _memory_error(f"memory_limit={self.memory_limit} bytes leaves no room for the closed form of "
-                                "size 4")
+        a_sorted = self.counter._first_attributes(a_list)
         quads, trips = [], []
-        with torch.inference_mode():
-            rep_t = torch.as_tensor(rep, device=self.device)
-            for a in a_sorted[a_sorted < m - 2]:
-                self._quadruples_of(int(a), alpha, beta, ws, wp, w_total, thr, negations, rep_t,
-                                    block_budget, quad_chunk, rep_chunk, quads, trips)
+        with self._torch.inference_mode():
+            for a in a_sorted[a_sorted < self.counter.m - 2]:
+                self._scan_first(int(a), quads, trips)
         return (np.concatenate(quads) if quads else np.zeros((0, 4), np.int64),
                 np.concatenate(trips) if trips else np.zeros((0, 3), np.int64))
 
-    def _quadruples_of(self, a, alpha, beta, ws, wp, w_total, thr, negations, rep, block_budget, quad_chunk,
-                       rep_chunk, quads, trips):
+    def _scan_first(self, a: int, quads: list, trips: list) -> None:
         torch = self._torch
-        m = self.m
+        m = self.counter.m
+        dev = self.counter.device
         r0 = a + 1
         mr = m - r0
-        Kq0 = (mr - 1) * (mr - 2) // 2
-        fixed = 8 * mr * mr + 24 * Kq0
-        need = fixed + self._gemm_bytes(mr) + 16 * mr * mr
-        if need > block_budget:
-            raise _memory_error(f"the torch quadruple scan needs about {need / 1e6:.1f} MB "
-                                f"for the 3-way counts of one attribute, more than half of "
-                                f"memory_limit={self.memory_limit / 1e6:.1f} MB")
-        a_t = torch.tensor([a], device=self.device)
-        Da = self._weighted(a_t, None, r0, None, alpha, beta).view(mr, mr)   # |a x y|, x, y >= r0
-        b_first = r0
-        while b_first < m - 1:
-            cs = b_first + 1
-            mq = m - cs
-            Kq = mq * (mq - 1) // 2
-            per_b = self._gemm_bytes(mq) + 304 * Kq + 160 * mq
-            count = (block_budget - fixed) // per_b
-            if count < 1:
-                raise _memory_error(f"the torch quadruple scan needs about {(fixed + per_b) / 1e6:.1f} MB for one "
-                                    f"pair of attributes ({m} attributes), more than half of "
-                                    f"memory_limit={self.memory_limit / 1e6:.1f} MB")
-            bb = torch.arange(b_first, min(b_first + count, m - 1), device=self.device)
-            b_first += len(bb)
-            ctx = (a, bb, cs, Da, r0, ws, wp, w_total, thr)
-            trips.append(self._repeat_block(ctx, rep, rep_chunk))
-            if mq >= 2:
-                quads.append(self._quad_block(ctx, alpha, beta, negations, quad_chunk))
+        fixed = self._table_bytes(mr)
+        per_pair = 2 * self.counter._itemsize() * max(self.counter.n_pos, self.counter.n_neg, 1) + 112 * mr
+        pair_chunk = (self.block_budget - fixed) // per_pair
+        if pair_chunk < 1:
+            raise _memory_error(f"the torch quadruple scan needs about {(fixed + per_pair) / 1e6:.1f} MB for one "
+                                f"attribute ({m} attributes), more than half of "
+                                f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
+        D, R, keep = (t[0] for t in self._triple_table(torch.tensor([a], device=dev), r0))
+        b, c = keep.nonzero(as_tuple=True)
+        trips.append(torch.stack([torch.full_like(b, a), b + r0, c + r0], 1).cpu().numpy())
+        del keep, b, c
+        if mr < 3:
+            return
+        x = torch.arange(r0, m, device=dev)
+        E = self.elim[r0:, r0:]                                     # E[i, j] = elim[r0 + i, r0 + j]
+        near_a = torch.minimum(self.elim[a, r0:], self.elim_const[a])   # a replaced by b or a constant
+        near_b = torch.minimum(self.elim[r0:, a], self.elim_const[r0:])
+        # whole ranges: b (by a or a constant) or a (by b or a constant) for every (c, d)
+        skip_b = (near_b < self.least_room_a[a, r0 + 1:]) | (near_a < self.least_b[r0:])
+        # c by a, b or a constant, or b, a by c, for every d
+        near_c = torch.minimum(torch.minimum(self.elim[r0:, a][None, :], E.T), self.elim_const[r0:][None, :])
+        later = torch.full((mr, mr), np.inf, dtype=torch.float64, device=dev)
+        later[:, :-1] = _suffix_min(torch, R)[:, 1:]               # least room of (a, b, c'), c' > c
+        ok = near_c >= later
+        del later
+        ok &= torch.minimum(near_b[:, None], E) >= self.row_min[a, r0:][None, :]
+        ok &= torch.minimum(near_a[:, None], self.elim[a, r0:][None, :]) >= self.row_min[r0:, r0:]
+        ok &= (x[None, :] > x[:, None]) & (x[None, :] < m - 1) & ~skip_b[:, None]
+        pb, pc = ok.nonzero(as_tuple=True)
+        del ok
+        for s in range(0, len(pb), pair_chunk):
+            self._scan_pairs(a, r0, pb[s:s + pair_chunk], pc[s:s + pair_chunk], D, R, E, near_b, near_c, quads)
 
-    def _repeat_block(self, ctx, rep, rep_chunk):
-        """Triples ``(a, b, c)``, ``b`` in the block, ``c > b``, passing the repeat-shape test."""
+    def _scan_pairs(self, a, r0, b, c, D, R, E, near_b, near_c, quads) -> None:
+        """Quadruples ``(a, b, c, d)`` of the pairs ``b, c`` (long, local to ``r0``) passing the test."""
         torch = self._torch
-        a, bb, cs, Da, r0, ws, wp, w_total, thr = ctx
-        c = torch.arange(cs, self.m, device=self.device)
-        F = torch.empty((2, 2, 2, len(bb), len(c)), dtype=torch.float64, device=self.device)
-        F[0, 0, 0] = w_total
-        F[1, 0, 0] = ws[a]
-        F[0, 1, 0] = ws[bb][:, None]
-        F[0, 0, 1] = ws[c]
-        F[1, 1, 0] = wp[a, bb][:, None]
-        F[1, 0, 1] = wp[a, c]
-        F[0, 1, 1] = wp[bb][:, c]
-        F[1, 1, 1] = Da[bb - r0][:, c - r0]
-        _mobius_(F, 3)
-        G = F.view(8, -1)
-        cand = (G.clamp_min(0).sum(0) >= thr) & (c[None, :] > bb[:, None]).reshape(-1)
-        idx = cand.nonzero().ravel()
-        keep = [idx[s:s + rep_chunk][(rep @ G[:, idx[s:s + rep_chunk]]).amax(0) >= thr]
-                for s in range(0, len(idx), rep_chunk)]
-        idx = torch.cat(keep) if keep else idx
-        rows, cols = idx // len(c), idx % len(c)
-        return torch.stack([torch.full_like(rows, a), bb[rows], c[cols]], 1).cpu().numpy()
+        d0 = int(c.min()) + 1                   # d runs over d0 .. mr - 1 (local)
+        ba, ca = b + r0, c + r0
+        # d replaced by a, b, c or a constant: the room of (a, b, c)
+        keep = torch.minimum(torch.minimum(self.elim_t[a, r0 + d0:][None, :], self.elim_t[ba, r0 + d0:]),
+                             torch.minimum(self.elim_t[ca, r0 + d0:], self.elim_const[r0 + d0:][None, :])) \
+            >= R[b, c][:, None]
+        keep &= torch.arange(d0, R.shape[0], device=keep.device)[None, :] > c[:, None]
+        # c replaced by a, b, d or a constant: the room of (a, b, d)
+        keep &= torch.minimum(near_c[b, c][:, None], E[c, d0:]) >= R[b, d0:]
+        # b replaced by a, c, d or a constant: the room of (a, c, d)
+        keep &= torch.minimum(torch.minimum(near_b[b], E[b, c])[:, None], E[b, d0:]) >= R[c, d0:]
+        rows = keep.any(1).nonzero().ravel()
+        if not len(rows):
+            return
+        keep, b, c, ba, ca = keep[rows], b[rows], c[rows], ba[rows], ca[rows]
+        start = r0 + d0
+        abcd = self.counter._weighted_products((a, ba, ca), start, self.alpha, self.beta)
+        bcd = self.counter._weighted_products((ba, ca), start, self.alpha, self.beta)
+        k, d = keep.nonzero(as_tuple=True)
+        del keep
+        self.counted += len(k)
+        ws, wp = self.ws, self.wp
+        for s in range(0, len(k), self.cell_chunk):
+            kk, dd = k[s:s + self.cell_chunk], d[s:s + self.cell_chunk]
+            bl, cl, dl = b[kk], c[kk], dd + d0
+            bq, cq, dq = bl + r0, cl + r0, dl + r0
+            F = torch.empty((2, 2, 2, 2, len(kk)), dtype=torch.float64, device=abcd.device)
+            F[1, 1, 1, 1] = abcd[kk, dd]
+            F[0, 1, 1, 1] = bcd[kk, dd]
+            F[1, 1, 1, 0] = D[bl, cl]
+            F[1, 1, 0, 1] = D[bl, dl]
+            F[1, 0, 1, 1] = D[cl, dl]
+            F[0, 0, 0, 0] = self.w_total
+            F[1, 0, 0, 0] = ws[a]
+            F[0, 1, 0, 0] = ws[bq]
+            F[0, 0, 1, 0] = ws[cq]
+            F[0, 0, 0, 1] = ws[dq]
+            F[1, 1, 0, 0] = wp[a, bq]
+            F[1, 0, 1, 0] = wp[a, cq]
+            F[1, 0, 0, 1] = wp[a, dq]
+            F[0, 1, 1, 0] = wp[bq, cq]
+            F[0, 1, 0, 1] = wp[bq, dq]
+            F[0, 0, 1, 1] = wp[cq, dq]
+            _mobius_(F, 4)
+            W = F.view(16, -1)
+            idx = (W.clamp_min(0).sum(0) >= self.thr).nonzero().ravel()
+            passed = [idx[i:i + self.quad_chunk][
+                _best_read_once4(torch, W[:, idx[i:i + self.quad_chunk]], self.negations, self.counter._half,
+                                 self.counter._pair) >= self.thr] for i in range(0, len(idx), self.quad_chunk)]
+            if passed:
+                idx = torch.cat(passed)
+                quads.append(torch.stack([torch.full_like(idx, a), bq[idx], cq[idx], dq[idx]], 1).cpu().numpy())
 
-    def _quad_block(self, ctx, alpha, beta, negations, quad_chunk):
-        """Quadruples ``(a, b, c, d)``, ``b`` in the block, ``b < c < d``, passing the size-4 test."""
-        torch = self._torch
-        a, bb, cs, Da, r0, ws, wp, w_total, thr = ctx
-        mq = self.m - cs
-        ci, di = torch.triu_indices(mq, mq, 1, device=self.device)
-        flat = ci * mq + di
-        c, d = ci + cs, di + cs
-        F = torch.empty((2, 2, 2, 2, len(bb), len(c)), dtype=torch.float64, device=self.device)
-        F[1, 1, 1, 1] = self._weighted(bb, a, cs, flat, alpha, beta)
-        F[0, 1, 1, 1] = self._weighted(bb, None, cs, flat, alpha, beta)
-        F[0, 0, 0, 0] = w_total
-        F[1, 0, 0, 0] = ws[a]
-        F[0, 1, 0, 0] = ws[bb][:, None]
-        F[0, 0, 1, 0] = ws[c]
-        F[0, 0, 0, 1] = ws[d]
-        F[1, 1, 0, 0] = wp[a, bb][:, None]
-        F[1, 0, 1, 0] = wp[a, c]
-        F[1, 0, 0, 1] = wp[a, d]
-        F[0, 1, 1, 0] = wp[bb][:, c]
-        F[0, 1, 0, 1] = wp[bb][:, d]
-        F[0, 0, 1, 1] = wp[c, d]
-        Dab = Da[bb - r0]
-        F[1, 1, 1, 0] = Dab[:, c - r0]
-        F[1, 1, 0, 1] = Dab[:, d - r0]
-        F[1, 0, 1, 1] = Da[c - r0, d - r0]
-        del Dab
-        _mobius_(F, 4)
-        W = F.view(16, -1)
-        cand = (W.clamp_min(0).sum(0) >= thr) & (c[None, :] > bb[:, None]).reshape(-1)
-        idx = cand.nonzero().ravel()
-        del cand
-        keep = [idx[s:s + quad_chunk][_best_read_once4(torch, W[:, idx[s:s + quad_chunk]], negations, self._half,
-                                                       self._pair) >= thr]
-                for s in range(0, len(idx), quad_chunk)]
-        idx = torch.cat(keep) if keep else idx
-        rows, cols = idx // len(c), idx % len(c)
-        return torch.stack([torch.full_like(rows, a), bb[rows], c[cols], d[cols]], 1).cpu().numpy()
+
+def _suffix_min(torch, T):
+    """``out[i, j] = min(T[i, j:])`` along the last axis."""
+    return T.flip(-1).cummin(-1).values.flip(-1)
 
 
 def _index_tables() -> tuple[np.ndarray, np.ndarray]:

@@ -337,3 +337,87 @@ def test_automatic_backend_does_not_import_torch_without_a_gpu():
     env = dict(os.environ, PATH="/usr/bin:/bin")        # no nvidia-smi on this PATH
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert out.stdout.split() == ["False", "False"]
+
+
+# ----------------------------------------------------------------------------- pruned scans
+def _pruning_setting(seed, negations, objective, rank):
+    """A search after size 2 on all-values-like attributes (the pruning is busy), one threshold's test."""
+    from logicrules.fca.search import _Search
+
+    rng = np.random.default_rng(seed)
+    features = rng.integers(0, 6, size=(90, 3))
+    X = np.concatenate([features >= v for v in range(1, 6)], axis=1)
+    y = ((features[:, 0] >= 3) & (features[:, 1] >= 2)) ^ (rng.random(90) < 0.15)
+    search = _Search(X, y, list(range(X.shape[1])), 4, get_objective(objective), 1, negations, 2**30, False)
+    search.size1(False)
+    search.size2(False)
+    p, v = search.prep, search.vars
+    scores = np.unique(search.table.values[np.isfinite(search.table.values)])
+    filt, w_single, w_pair, w_total = search._filter_weights(scores[max(0, len(scores) - 1 - rank)], p.tp[v],
+                                                             p.fp[v])
+    if filt is None or len(v) < 4:
+        return None
+    elim, _, elim_const, room = search._proximity_pruning(filt, w_single, w_pair, w_total)
+    bits = (np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]), p.n_pos, p.n_neg)
+    counter = TorchCounter(*bits, device="cpu")
+    args = (filt.alpha, filt.beta, w_single, w_pair, w_total, filt.threshold, negations,
+            shape_matrix(repeat_shapes(3, negations), 3).astype(np.float64))
+    return counter, args, elim, elim_const, room, bits
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
+       rank=st.integers(0, 300))
+def test_pruned_scans_keep_exactly_what_passes(seed, negations, objective, rank):
+    # the exact pruning only skips what cannot pass: same triples and quadruples as the full scans
+    setting = _pruning_setting(seed, negations, objective, rank)
+    if setting is None:
+        return
+    counter, args, elim, elim_const, room, _ = setting
+    m, a_list = counter.m, np.arange(counter.m)
+    full, n_full = counter.scan_triples(*args[:7], a_list, return_counted=True)
+    pruned, n_pruned = counter.scan_triples(*args[:7], a_list, elim, elim_const, room, return_counted=True)
+    np.testing.assert_array_equal(pruned, full)
+    check_sorted(pruned, 3)
+    assert n_pruned <= n_full == m * (m - 1) * (m - 2) // 6
+    full = counter.quadruple_scan(*args)
+    pruned = counter.quadruple_scan(*args, elim, elim_const)
+    for got, want in zip(pruned.run(a_list), full.run(a_list)):
+        np.testing.assert_array_equal(got, want)
+    assert pruned.counted <= full.counted == m * (m - 1) * (m - 2) * (m - 3) // 24
+
+
+def test_pruned_quadruple_scan_skips_quadruples_and_splits_into_chunks():
+    counter, args, elim, elim_const, _, bits = _pruning_setting(11, False, "f1", 150)
+    a_list = np.arange(counter.m)
+    full = counter.quadruple_scan(*args)
+    want = full.run(a_list)
+    pruned = counter.quadruple_scan(*args, elim, elim_const)
+    got = pruned.run(a_list)
+    assert len(want[0]) and len(want[1]) and pruned.counted < full.counted / 2
+    small = TorchCounter(*bits, device="cpu", memory_limit=120_000)      # many chunks of pairs and cells
+    split = small.quadruple_scan(*args, elim, elim_const)
+    for x, y, z in zip(split.run(a_list), got, want):
+        np.testing.assert_array_equal(x, y)
+        np.testing.assert_array_equal(x, z)
+    assert split.counted == pruned.counted
+    with pytest.raises(ValueError, match="both elim and elim_const"):
+        counter.quadruple_scan(*args, elim, None)
+    with pytest.raises(ValueError, match="shapes"):
+        counter.quadruple_scan(*args, elim[:-1], elim_const)
+
+
+def test_pruned_triple_scan_skips_triples_and_splits_into_chunks():
+    counter, args, elim, elim_const, room, bits = _pruning_setting(11, False, "f1", 150)
+    a_list = np.arange(counter.m)
+    full, n_full = counter.scan_triples(*args[:7], a_list, return_counted=True)
+    pruned, n_pruned = counter.scan_triples(*args[:7], a_list, elim, elim_const, room, return_counted=True)
+    assert len(full) and n_pruned < n_full / 3
+    small = TorchCounter(*bits, device="cpu", memory_limit=20_000)          # chunks of a few pairs and cells
+    split, n_split = small.scan_triples(*args[:7], a_list, elim, elim_const, room, return_counted=True)
+    np.testing.assert_array_equal(split, full)
+    assert n_split == n_pruned
+    with pytest.raises(ValueError, match="together"):
+        counter.scan_triples(*args[:7], a_list, elim, elim_const)
+    with pytest.raises(ValueError, match="shapes"):
+        counter.scan_triples(*args[:7], a_list, elim, elim_const, room[:-1])
