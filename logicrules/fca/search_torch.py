@@ -390,7 +390,7 @@ class TorchCounter:
         through the closed form of the best formula. Without them every triple is counted.
         Memory: half of ``memory_limit`` for the chunks of pairs, about ``2 s n + 112 m`` bytes
         per pair (``s`` = 2 bytes on CUDA, 4 on the CPU, ``n`` the larger class), the other half
-        for the cells (192 bytes per triple); ``3 m^2`` float64 stay resident.
+        for the cells (192 bytes per triple); ``5 m^2`` float64 stay resident.
 
         Parameters
         ----------
@@ -455,8 +455,9 @@ class TorchCounter:
             A = torch.as_tensor(a_sorted[a_sorted < m - 2], device=self.device)
             # pairs (a, b): b replaced by a or a constant, or a by b or a constant, whatever c is
             b = torch.arange(m, device=self.device)
-            for s in range(0, len(A), max(1, budget // (64 * m))):
-                Ab = A[s:s + max(1, budget // (64 * m))]
+            a_block = max(1, budget // (128 * m))       # the (block, m) masks of the pairs, a quarter of budget
+            for s in range(0, len(A), a_block):
+                Ab = A[s:s + a_block]
                 da = torch.minimum(E[Ab], tab.elim_const[Ab][:, None])
                 db = torch.minimum(tab.elim_t[Ab], tab.elim_const[None, :])
                 ok = (b[None, :] > Ab[:, None]) & (b[None, :] < m - 1)
