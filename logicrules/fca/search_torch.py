@@ -360,6 +360,29 @@ class TorchCounter:
         wp = torch.as_tensor(w_pair, device=self.device)
         return alpha, beta, ws, wp, w_total, threshold, slack
 
+    def _pruning_tables(self, **given) -> tuple[list, bool]:
+        """The proximity-pruning tables ``given`` on the device, checked, and whether they prune.
+
+        Names: ``elim`` and ``room`` (m, m), ``elim_const`` (m,), float64. All given: checked
+        and moved; none: tables that prune nothing (``elim``, ``elim_const`` = inf, ``room`` =
+        -inf). Returns the tensors in the order given and whether they were given.
+        """
+        names = list(given)
+        present = [given[n] is not None for n in names]
+        if any(present) and not all(present):
+            raise ValueError(f"give {' and '.join(names)} together, or none of them")
+        pruned = all(present)
+        out = []
+        for name in names:
+            shape = (self.m,) if name == "elim_const" else (self.m, self.m)
+            table = np.asarray(given[name], dtype=np.float64) if pruned else \
+                np.full(shape, -np.inf if name == "room" else np.inf)
+            if table.shape != shape:
+                raise ValueError(f"the pruning tables must have shapes (m, m) for elim and room and (m,) for "
+                                 f"elim_const, m = {self.m}; {name} has {table.shape}")
+            out.append(self._torch.as_tensor(table, device=self.device))
+        return out, pruned
+
     def _first_attributes(self, a_list) -> np.ndarray:
         """``a_list`` checked, sorted and deduplicated (int64)."""
         a = np.asarray(a_list)
@@ -426,16 +449,7 @@ class TorchCounter:
             alpha, beta, w_single, w_pair, w_total, threshold)
         a_sorted = self._first_attributes(a_list)
         m = self.m
-        given = [x is not None for x in (elim, elim_const, room)]
-        if any(given) and not all(given):
-            raise ValueError("give elim, elim_const and room together, or none of them")
-        if all(given):
-            elim, elim_const, room = (np.asarray(x, dtype=np.float64) for x in (elim, elim_const, room))
-            if elim.shape != (m, m) or elim_const.shape != (m,) or room.shape != (m, m):
-                raise ValueError(f"elim, elim_const and room must have shapes ({m}, {m}), ({m},) and ({m}, {m}), "
-                                 f"got {elim.shape}, {elim_const.shape} and {room.shape}")
-        else:
-            elim, elim_const, room = np.full((m, m), np.inf), np.full(m, np.inf), np.full((m, m), -np.inf)
+        (E, elim_const, room), _ = self._pruning_tables(elim=elim, elim_const=elim_const, room=room)
         budget = self.memory_limit // 2
         per_pair = 2 * self._itemsize() * max(self.n_pos, self.n_neg, 1) + 112 * m
         pair_chunk = budget // per_pair
@@ -446,10 +460,7 @@ class TorchCounter:
         found = []
         counted = 0
         with torch.inference_mode():
-            E = torch.as_tensor(elim, device=self.device)
-            tab = _TripleTables(E, E.T.contiguous(), torch.as_tensor(elim_const, device=self.device),
-                                torch.as_tensor(room, device=self.device), ws, wp, w_total, threshold - slack,
-                                negations)
+            tab = _TripleTables(E, E.T.contiguous(), elim_const, room, ws, wp, w_total, threshold - slack, negations)
             least_room = torch.full((m, m + 1), np.inf, dtype=torch.float64, device=self.device)
             least_room[:, :m] = _suffix_min(torch, tab.room)
             A = torch.as_tensor(a_sorted[a_sorted < m - 2], device=self.device)
@@ -613,21 +624,9 @@ class QuadrupleScan:
         if rep.ndim != 2 or rep.shape[1] != 8 or not len(rep):
             raise ValueError(f"rep_cells must have shape (L, 8) with L >= 1, got {rep.shape}")
         m = counter.m
-        if (elim is None) != (elim_const is None):
-            raise ValueError("give both elim and elim_const, or neither")
-        self.pruned = elim is not None
-        if self.pruned:
-            elim = np.asarray(elim, dtype=np.float64)
-            elim_const = np.asarray(elim_const, dtype=np.float64)
-            if elim.shape != (m, m) or elim_const.shape != (m,):
-                raise ValueError(f"elim and elim_const must have shapes ({m}, {m}) and ({m},), got "
-                                 f"{elim.shape} and {elim_const.shape}")
-        else:
-            elim, elim_const = np.full((m, m), np.inf), np.full(m, np.inf)
-        dev = counter.device
-        self.elim = torch.as_tensor(elim, device=dev)
+        (self.elim, self.elim_const), self.pruned = counter._pruning_tables(elim=elim, elim_const=elim_const)
         self.elim_t = self.elim.T.contiguous()
-        self.elim_const = torch.as_tensor(elim_const, device=dev)
+        dev = counter.device
         self.rep = torch.as_tensor(rep, device=dev)
         self.block_budget = counter.memory_limit // 2
         chunk_budget = counter.memory_limit - self.block_budget

@@ -401,7 +401,7 @@ def test_pruned_quadruple_scan_skips_quadruples_and_splits_into_chunks():
         np.testing.assert_array_equal(x, y)
         np.testing.assert_array_equal(x, z)
     assert split.counted == pruned.counted
-    with pytest.raises(ValueError, match="both elim and elim_const"):
+    with pytest.raises(ValueError, match="elim and elim_const together"):
         counter.quadruple_scan(*args, elim, None)
     with pytest.raises(ValueError, match="shapes"):
         counter.quadruple_scan(*args, elim[:-1], elim_const)
