@@ -28,6 +28,8 @@ MAX_EXACT_ROWS = 2**24          # float32 accumulation of 0/1 products is exact 
 _QUAD_CANDIDATE_BYTES = 2048    # peak bytes per candidate quadruple in the closed form of size 4
 _CELL_BYTES = 640               # peak bytes per quadruple whose 16 cells are computed
 _TRIPLE_BYTES = 192             # peak bytes per triple (a, b, c) in the size-3 closed form
+_HALF_GEMM_DEVICES = ("cuda",)  # device types whose float16 GEMMs may write float32 (probed first)
+_PROBE_DEPTH = 4099             # > 2048 and odd: a float16 accumulator or output cannot hold the sum
 
 
 def _import_torch():
@@ -287,7 +289,7 @@ class TorchCounter:
         self.n_pos, self.n_neg = n_pos, n_neg
         self._dtype = torch.float32
         self._out_dtype = False
-        if self.device.type == "cuda" and self._half_gemm_works():
+        if self.device.type in _HALF_GEMM_DEVICES and self._half_gemm_works():
             self._dtype = torch.float16
             self._out_dtype = True
         self._x = [torch.from_numpy(_unpack(bits, n)).to(self.device).to(self._dtype)
@@ -298,14 +300,18 @@ class TorchCounter:
 
     # -- helpers -----------------------------------------------------------------------
     def _half_gemm_works(self) -> bool:
-        """float16 GEMM with a float32 output (exact counts) on this device and torch version."""
+        """float16 GEMM with a float32 output and exact float32 accumulation on this device.
+
+        The probe sums ``_PROBE_DEPTH`` products of ones, a count that float16 cannot represent,
+        so a device or torch version that accumulates or rounds in float16 falls back to float32.
+        """
         torch = self._torch
         try:
-            one = torch.ones((8, 8), dtype=torch.float16, device=self.device)
-            out = torch.mm(one, one, out_dtype=torch.float32)
+            ones = torch.ones((2, _PROBE_DEPTH), dtype=torch.float16, device=self.device)
+            out = torch.mm(ones, ones.T, out_dtype=torch.float32)
         except (TypeError, RuntimeError, NotImplementedError):
             return False
-        return out.dtype == torch.float32 and bool((out == 8).all())
+        return out.dtype == torch.float32 and bool((out == _PROBE_DEPTH).all())
 
     def _mm(self, left, right):
         """float32 product of two 0/1 matrices (exact integer counts)."""

@@ -17,6 +17,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from logicrules.fca import search_kernels as kernels  # noqa: E402
+from logicrules.fca import search_torch  # noqa: E402
 from logicrules.fca.premise_space import (  # noqa: E402
     pair_shapes,
     prepare_attributes,
@@ -421,3 +422,89 @@ def test_pruned_triple_scan_skips_triples_and_splits_into_chunks():
         counter.scan_triples(*args[:7], a_list, elim, elim_const)
     with pytest.raises(ValueError, match="shapes"):
         counter.scan_triples(*args[:7], a_list, elim, elim_const, room[:-1])
+
+
+# ----------------------------------------------------------------------------- the CUDA dtype path
+def _emulate_half_gemm(monkeypatch, mode):
+    """Let the CPU take the CUDA path: float16 matrices and ``torch.mm(..., out_dtype=float32)``.
+
+    ``mode``: "exact" emulates that GEMM exactly (0/1 inputs cast to float32, as CUDA
+    accumulates), "missing" raises like a build without it, "float16" rounds like a float16
+    accumulator. Returns the list of shapes the emulated GEMM was called with.
+    """
+    real_mm = torch.mm
+    calls = []
+
+    def mm(left, right, *, out_dtype=None):
+        if out_dtype is None:
+            return real_mm(left, right)
+        if mode == "missing":
+            raise RuntimeError("Could not run 'aten::mm.dtype' with arguments from this backend")
+        assert left.dtype == right.dtype == torch.float16 and out_dtype == torch.float32
+        calls.append((tuple(left.shape), tuple(right.shape)))
+        exact = real_mm(left.to(out_dtype), right.to(out_dtype))
+        return exact if mode == "exact" else exact.to(torch.float16).to(out_dtype)
+
+    monkeypatch.setattr(search_torch, "_HALF_GEMM_DEVICES", ("cuda", "cpu"))
+    monkeypatch.setattr(torch, "mm", mm)
+    return calls
+
+
+def _case_scans(counter, case):
+    """The unpruned triple and quadruple scans of a :class:`Case`."""
+    a_list = np.arange(case.m)
+    rep_cells = shape_matrix(repeat_shapes(3, case.negations), 3).astype(np.float64)
+    return [counter.scan_triples(*case.args(), a_list), *counter.scan_quadruples(*case.args(), rep_cells, a_list)]
+
+
+def _pruned_scans(counter, args, elim, elim_const, room):
+    """The pruned triple and quadruple scans of a :func:`_pruning_setting`."""
+    a_list = np.arange(counter.m)
+    return [counter.scan_triples(*args[:7], a_list, elim, elim_const, room),
+            *counter.quadruple_scan(*args, elim, elim_const).run(a_list)]
+
+
+@pytest.mark.parametrize("negations", [False, True])
+def test_float16_matrices_with_float32_products_give_the_same_scans(monkeypatch, negations):
+    # everything of the CUDA path but the CUDA kernel itself: float16 storage and products of
+    # rows, the out_dtype GEMM, memory sized for 2-byte entries
+    case = Case(5, 70, 10, 0.5, negations, "f1", 4)
+    _, args, elim, elim_const, room, bits = _pruning_setting(11, negations, "f1", 150)
+    want = (_case_scans(case.counter(), case)
+            + _pruned_scans(TorchCounter(*bits, device="cpu"), args, elim, elim_const, room))
+    assert all(len(rows) for rows in want)
+    calls = _emulate_half_gemm(monkeypatch, "exact")
+    half, half_pruned = case.counter(), TorchCounter(*bits, device="cpu")
+    for counter in (half, half_pruned):
+        assert counter._dtype == torch.float16 and counter._itemsize() == 2
+        assert all(x.dtype == torch.float16 for x in counter._x)
+    got = _case_scans(half, case) + _pruned_scans(half_pruned, args, elim, elim_const, room)
+    for x, y in zip(got, want, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert calls and all(left[1] == right[0] for left, right in calls)
+
+
+@pytest.mark.parametrize("mode", ["missing", "float16"])
+def test_half_gemm_falls_back_to_float32_when_the_probe_fails(monkeypatch, mode):
+    case = Case(6, 50, 8, 0.5, True, "accuracy", 3)
+    want = case.counter().scan_triples(*case.args(), np.arange(case.m))
+    _emulate_half_gemm(monkeypatch, mode)
+    counter = case.counter()
+    assert counter._dtype == torch.float32 and counter._itemsize() == 4
+    np.testing.assert_array_equal(counter.scan_triples(*case.args(), np.arange(case.m)), want)
+
+
+def test_float16_path_in_the_whole_search(monkeypatch):
+    from logicrules.fca.search import find_best_premises
+
+    rng = np.random.default_rng(3)
+    X = rng.random((80, 8)) < 0.45
+    y = (X[:, 0] & (X[:, 1] | X[:, 2])) ^ (rng.random(80) < 0.1)
+    want = find_best_premises(X, y, max_size=4, top_k=3, backend="numba")
+    calls = _emulate_half_gemm(monkeypatch, "exact")
+    got = find_best_premises(X, y, max_size=4, top_k=3, backend="torch", device="cpu")
+    assert calls
+    assert [(r.score, r.size) for r in got] == [(r.score, r.size) for r in want]
+    for r in got:
+        pred = r.formula.evaluate(X)
+        assert (int((pred & y).sum()), int((pred & ~y).sum())) == (r.tp, r.fp)
