@@ -30,6 +30,7 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
+from logicrules.fca.scaling import ThresholdBinarizer
 from logicrules.fca.search import PremiseSearchMemoryError, find_best_premises
 
 OUTCOMES = ("FIBR_PREDS", "PREDS_TAH", "JELUD_TAH", "FIBR_JELUD", "A_V_BLOK", "OTEK_LANC", "RAZRIV",
@@ -46,55 +47,17 @@ def load_myocard(data_dir: str) -> tuple[pd.DataFrame, np.ndarray]:
     return inputs.astype(float), frame["ZSN"].to_numpy() == 1
 
 
-class AllValuesScaling:
-    """The paper's all-values binarization, local to this benchmark (until ThresholdBinarizer fits).
+def binarize(train: pd.DataFrame, *others: pd.DataFrame) -> list[pd.DataFrame]:
+    """The paper's all-values scaling fitted on ``train``, applied to ``train`` and ``others``.
 
-    For every observed value ``v`` of a feature: ``f >= v`` and ``f < v`` (missing values false
-    in both), identical extents on the fitting data merged keeping the first.
+    ``ThresholdBinarizer(missing="false")``: for every observed value ``v`` of a feature, ``f >= v``
+    and ``f < v`` (missing values false in both), identical extents merged.
     """
-
-    def fit(self, frame: pd.DataFrame) -> AllValuesScaling:
-        conditions = []
-        columns = []
-        for name in frame.columns:
-            x = frame[name].to_numpy(dtype=float)
-            for v in np.unique(x[~np.isnan(x)]):
-                conditions += [(name, ">=", v), (name, "<", v)]
-                columns += [x >= v, x < v]
-        matrix = np.array(columns).T
-        packed = np.packbits(matrix, axis=0).T
-        keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
-        _, first = np.unique(keys, return_index=True)
-        self.conditions_ = [conditions[i] for i in np.sort(first)]
-        return self
-
-    def get_feature_names_out(self) -> list[str]:
-        return [f"{c} {op} {v:g}" for c, op, v in self.conditions_]
-
-    def transform(self, frame: pd.DataFrame) -> np.ndarray:
-        out = np.zeros((len(frame), len(self.conditions_)), dtype=bool)
-        for j, (c, op, v) in enumerate(self.conditions_):
-            x = frame[c].to_numpy(dtype=float)
-            out[:, j] = (x >= v) if op == ">=" else (x < v)
-        return out
-
-
-def binarize(train: pd.DataFrame, *others: pd.DataFrame):
-    """All-values scaling fitted on ``train``: ThresholdBinarizer when it yields the paper's scaling."""
-    try:
-        from logicrules.fca.scaling import ThresholdBinarizer
-
-        scaler = ThresholdBinarizer(missing="false").fit(train)
-        names = [str(n) for n in scaler.get_feature_names_out()]
-        source = "logicrules.fca.scaling.ThresholdBinarizer"
-        if len(train) == 1700 and len(names) != 1587:
-            raise ValueError(f"ThresholdBinarizer gives {len(names)} attributes, not the paper's 1587")
-    except Exception as exc:  # not available yet, or a different scaling: use the local one
-        scaler = AllValuesScaling().fit(train)
-        names = scaler.get_feature_names_out()
-        source = f"benchmark-local AllValuesScaling ({type(exc).__name__}: {exc})"
-    matrices = [pd.DataFrame(np.asarray(scaler.transform(f), dtype=bool), columns=names) for f in (train, *others)]
-    return matrices, source
+    scaler = ThresholdBinarizer(missing="false").fit(train)
+    names = [str(n) for n in scaler.get_feature_names_out()]
+    if len(train) == 1700 and len(names) != 1587:
+        raise ValueError(f"ThresholdBinarizer gives {len(names)} attributes on all rows, not the paper's 1587")
+    return [pd.DataFrame(np.asarray(scaler.transform(f), dtype=bool), columns=names) for f in (train, *others)]
 
 
 def markdown(frame: pd.DataFrame) -> str:
@@ -345,7 +308,7 @@ def _has_tqdm() -> bool:
 
 def section_split(features, y) -> list[str]:
     train_x, test_x, train_y, test_y = train_test_split(features, y, test_size=0.2, random_state=42)
-    (Xtr, Xte), source = binarize(train_x, test_x)
+    Xtr, Xte = binarize(train_x, test_x)
     t0, c0 = time.perf_counter(), time.process_time()
     results, stats = find_best_premises(Xtr, train_y, max_size=3, negations=False, return_stats=True)
     elapsed, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -385,8 +348,8 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     sections = set(args.sections.split(","))
     features, y = load_myocard(args.data_dir)
-    (X,), source = binarize(features)
-    print(f"Scaling: {X.shape[1]} attributes from {source}; {len(y)} rows, {int(y.sum())} positive.\n"
+    (X,) = binarize(features)
+    print(f"Scaling: {X.shape[1]} attributes (ThresholdBinarizer, all values); {len(y)} rows, {int(y.sum())} positive.\n"
           f"Threads: numba {__import__('numba').config.NUMBA_NUM_THREADS}, cores {os.cpu_count()}, "
           f"load average at start {os.getloadavg()[0]:.1f} (wall times grow with other jobs; CPU times "
           "are summed over threads).\n", flush=True)

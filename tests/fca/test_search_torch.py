@@ -508,3 +508,24 @@ def test_float16_path_in_the_whole_search(monkeypatch):
     for r in got:
         pred = r.formula.evaluate(X)
         assert (int((pred & y).sum()), int((pred & ~y).sum())) == (r.tp, r.fp)
+
+
+def test_every_tensor_is_made_on_the_counter_device():
+    # a tensor made without naming its device would land on the default device, not the GPU's:
+    # with "meta" as the default, any such tensor would fail the CPU scans
+    case = Case(5, 70, 10, 0.5, True, "f1", 4)
+    _, args, elim, elim_const, room, bits = _pruning_setting(11, True, "f1", 150)
+    want = (_case_scans(case.counter(), case)
+            + _pruned_scans(TorchCounter(*bits, device="cpu"), args, elim, elim_const, room))
+    with torch.device("meta"):
+        got = (_case_scans(case.counter(), case)
+               + _pruned_scans(TorchCounter(*bits, device="cpu"), args, elim, elim_const, room))
+    for x, y in zip(got, want, strict=True):
+        np.testing.assert_array_equal(x, y)
+    from logicrules.fca.search import find_best_premises
+
+    X, y = np.random.default_rng(8).random((60, 7)) < 0.5, np.arange(60) % 3 == 0
+    expected = find_best_premises(X, y, max_size=4, top_k=2, backend="numba")
+    with torch.device("meta"):
+        found = find_best_premises(X, y, max_size=4, top_k=2, backend="torch", device="cpu")
+    assert [(r.score, r.size) for r in found] == [(r.score, r.size) for r in expected]
