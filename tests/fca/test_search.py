@@ -357,21 +357,24 @@ def test_backend_argument_is_checked():
        negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc", "precision"]),
        top_k=st.integers(1, 3))
 def test_torch_backend_gives_the_numba_results(seed, n, m, max_size, negations, objective, top_k):
-    pytest.importorskip("torch")
+    torch = pytest.importorskip("torch")
     X, y = random_context(seed, n=n, m=m, density=0.2 + 0.6 * (seed % 7) / 6)
     kwargs = dict(max_size=max_size, negations=negations, objective=objective, top_k=top_k, min_support=2)
+    devices = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]     # CUDA too where present
     try:
         numba_results = find_best_premises(X, y, backend="numba", **kwargs)
     except ValueError as exc:           # e.g. F1 undefined everywhere: both backends say so
-        with pytest.raises(ValueError, match="no premise"):
-            find_best_premises(X, y, backend="torch", device="cpu", **kwargs)
+        for device in devices:
+            with pytest.raises(ValueError, match="no premise"):
+                find_best_premises(X, y, backend="torch", device=device, **kwargs)
         assert "no premise" in str(exc)
         return
-    torch_results = find_best_premises(X, y, backend="torch", device="cpu", **kwargs)
-    assert [(r.score, r.size) for r in torch_results] == [(r.score, r.size) for r in numba_results]
-    for r in torch_results:
-        pred = r.formula.evaluate(X)
-        assert (int((pred & y).sum()), int((pred & ~y).sum())) == (r.tp, r.fp)
+    for device in devices:
+        torch_results = find_best_premises(X, y, backend="torch", device=device, **kwargs)
+        assert [(r.score, r.size) for r in torch_results] == [(r.score, r.size) for r in numba_results]
+        for r in torch_results:
+            pred = r.formula.evaluate(X)
+            assert (int((pred & y).sum()), int((pred & ~y).sum())) == (r.tp, r.fp)
 
 
 def test_torch_backend_on_the_bundled_breast_cancer_data():

@@ -1,4 +1,4 @@
-"""Tests of the optional PyTorch backend of the premise-search scans (run on the CPU).
+"""Tests of the optional PyTorch backend of the premise-search scans (CPU; CUDA too where present).
 
 Every scan is checked against a slow reference written from the definitions (all attribute
 combinations, their cell counts from the boolean matrix, every shape of the premise space) and
@@ -38,6 +38,8 @@ from logicrules.fca.search_torch import (  # noqa: E402
 from logicrules.metrics import get_objective  # noqa: E402
 
 OBJECTIVES = ["f1", "accuracy", "mcc", "jaccard", "wracc", "balanced_accuracy"]
+# the scans run on the CPU everywhere, and also on CUDA where a GPU is present (float16 GEMMs)
+DEVICES = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
 
 
 # ----------------------------------------------------------------------------- the setting
@@ -79,8 +81,8 @@ class Case:
         self.slack = 1e-9 * (abs(a) * p.n_pos + abs(b) * p.n_neg + 1.0)
         self.threshold = self.filt.threshold
 
-    def counter(self, **kwargs):
-        return TorchCounter(self.bits_p, self.bits_n, self.n_pos, self.n_neg, device="cpu", **kwargs)
+    def counter(self, device="cpu", **kwargs):
+        return TorchCounter(self.bits_p, self.bits_n, self.n_pos, self.n_neg, device=device, **kwargs)
 
     def args(self):
         f = self.filt
@@ -141,13 +143,14 @@ small_cases = st.builds(
 
 
 # ----------------------------------------------------------------------------- size 3
+@pytest.mark.parametrize("device", DEVICES)
 @settings(max_examples=25, deadline=None)
 @given(case=cases, quantile=st.none() | st.floats(0, 1))
-def test_triple_scan_equals_reference_and_contains_numba(case, quantile):
+def test_triple_scan_equals_reference_and_contains_numba(device, case, quantile):
     if case.filt is None:
         return
     case.move_threshold(3, triple_shapes(case.negations), quantile)
-    got = case.counter().scan_triples(*case.args(), case.a_list)
+    got = case.counter(device).scan_triples(*case.args(), case.a_list)
     check_sorted(got, 3)
     strict, loose = case.reference(3, triple_shapes(case.negations))
     assert strict <= as_set(got) <= loose
@@ -168,16 +171,17 @@ def test_triple_scan_equals_reference_and_contains_numba(case, quantile):
 
 
 # ----------------------------------------------------------------------------- size 4
+@pytest.mark.parametrize("device", DEVICES)
 @settings(max_examples=20, deadline=None)
 @given(case=small_cases, quantile=st.none() | st.floats(0, 1))
-def test_quadruple_scan_equals_reference_and_contains_numba(case, quantile):
+def test_quadruple_scan_equals_reference_and_contains_numba(device, case, quantile):
     if case.filt is None:
         return
     neg = case.negations
     case.move_threshold(4, quadruple_shapes(neg), quantile)
     rep3 = repeat_shapes(3, neg)
     rep_cells = shape_matrix(rep3, 3).astype(np.float64)
-    quads, trips = case.counter().scan_quadruples(*case.args(), rep_cells, case.a_list)
+    quads, trips = case.counter(device).scan_quadruples(*case.args(), rep_cells, case.a_list)
     check_sorted(quads, 4)
     check_sorted(trips, 3)
     strict, loose = case.reference(4, quadruple_shapes(neg))
@@ -341,7 +345,7 @@ def test_automatic_backend_does_not_import_torch_without_a_gpu():
 
 
 # ----------------------------------------------------------------------------- pruned scans
-def _pruning_setting(seed, negations, objective, rank):
+def _pruning_setting(seed, negations, objective, rank, device="cpu"):
     """A search after size 2 on all-values-like attributes (the pruning is busy), one threshold's test."""
     from logicrules.fca.search import _Search
 
@@ -360,18 +364,19 @@ def _pruning_setting(seed, negations, objective, rank):
         return None
     elim, _, elim_const, room = search._proximity_pruning(filt, w_single, w_pair, w_total)
     bits = (np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]), p.n_pos, p.n_neg)
-    counter = TorchCounter(*bits, device="cpu")
+    counter = TorchCounter(*bits, device=device)
     args = (filt.alpha, filt.beta, w_single, w_pair, w_total, filt.threshold, negations,
             shape_matrix(repeat_shapes(3, negations), 3).astype(np.float64))
     return counter, args, elim, elim_const, room, bits
 
 
+@pytest.mark.parametrize("device", DEVICES)
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
        rank=st.integers(0, 300))
-def test_pruned_scans_keep_exactly_what_passes(seed, negations, objective, rank):
+def test_pruned_scans_keep_exactly_what_passes(device, seed, negations, objective, rank):
     # the exact pruning only skips what cannot pass: same triples and quadruples as the full scans
-    setting = _pruning_setting(seed, negations, objective, rank)
+    setting = _pruning_setting(seed, negations, objective, rank, device)
     if setting is None:
         return
     counter, args, elim, elim_const, room, _ = setting
