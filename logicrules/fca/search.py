@@ -536,10 +536,13 @@ class _Search:
             fp = (cells_n @ M.T).ravel()
             flat = self._scores(tp, fp)
             tested += flat.size
-            seed = _select(flat, -np.inf, 8)
+            # the 8 best so far; a block only offers what beats the 8th (stable sort: ties keep the first)
+            seed = _select(flat, seed_pool[7][0] if len(seed_pool) >= 8 else -np.inf, 8)
             seed_pool.extend(
                 (float(flat[j]), ("f2", int(v[ai[j // len(M)]]), int(v[bi[j // len(M)]]), int(j % len(M))))
                 for j in seed)
+            seed_pool.sort(key=lambda s: -s[0])
+            del seed_pool[8:]
 
             def materialize(idx, ai=ai, bi=bi, nf=len(M)):
                 rows, f = idx // nf, idx % nf
@@ -559,8 +562,7 @@ class _Search:
                 cells_h = np.stack([total_h - ha - hb + hab, hb - hab, ha - hab, hab], axis=1)  # (k,4,2)
                 hashes.append(np.einsum("kcs,fc->kfs", cells_h, M.astype(np.float64)).reshape(-1, 2))
         self._constants(count_extents)
-        seed_pool.sort(key=lambda s: -s[0])
-        self.seeds = [s[1] for s in seed_pool[:8]]
+        self.seeds = [s[1] for s in seed_pool]
         new = None
         if count_extents:
             lit_h = self._literal_hashes(single_h, total_h)
