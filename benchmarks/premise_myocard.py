@@ -349,7 +349,8 @@ def main(argv=None) -> int:
     sections = set(args.sections.split(","))
     features, y = load_myocard(args.data_dir)
     (X,) = binarize(features)
-    print(f"Scaling: {X.shape[1]} attributes (ThresholdBinarizer, all values); {len(y)} rows, {int(y.sum())} positive.\n"
+    print(f"Scaling: {X.shape[1]} attributes (ThresholdBinarizer, all values); {len(y)} rows, "
+          f"{int(y.sum())} positive.\n"
           f"Threads: numba {__import__('numba').config.NUMBA_NUM_THREADS}, cores {os.cpu_count()}, "
           f"load average at start {os.getloadavg()[0]:.1f} (wall times grow with other jobs; CPU times "
           "are summed over threads).\n", flush=True)
