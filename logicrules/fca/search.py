@@ -710,8 +710,9 @@ class _Search:
                 if filt is None:
                     break
                 elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
-                least_room = np.full((nv, nv + 1), np.inf)
-                least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
+                if self.counter is None:        # the torch scan derives its own on the device
+                    least_room = np.full((nv, nv + 1), np.inf)
+                    least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
             a_list = np.array(pending[:chunk], dtype=np.int64)
             if self.counter is not None:
                 triples, n_counted = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,

@@ -50,9 +50,11 @@ def score_extents(extents, y, objective):
     return keys, scores
 
 
-def check_against_brute_force(X, y, max_size, objective, negations=True, top_k=1):
+def check_against_brute_force(X, y, max_size, objective, negations=True, top_k=1, **options):
+    """Assert that the search (``options``: e.g. its backend) returns the brute-force top-k."""
     obj = get_objective(objective) if not hasattr(objective, "fractional") else objective
-    results = find_best_premises(X, y, max_size=max_size, objective=obj, negations=negations, top_k=top_k)
+    results = find_best_premises(X, y, max_size=max_size, objective=obj, negations=negations, top_k=top_k,
+                                 **options)
     extents = brute_force_extents(X, max_size, negations)
     keys, scores = score_extents(extents, y, obj)
     expected = np.sort(scores)[::-1][:top_k]
