@@ -4,8 +4,8 @@ Learners that reach the same rule by different routes (an ideal DNF, an optimal 
 rule) print differently; :func:`equivalent` decides whether two formulas denote the same Boolean
 function, :func:`agreement` measures how often they agree on given rows.
 
-Example
--------
+Examples
+--------
 >>> from logicrules.formula import Literal
 >>> from logicrules.equivalence import equivalent
 >>> a, b = Literal("a"), Literal("b")
@@ -59,8 +59,8 @@ def equivalent(f: Formula, g: Formula,
     -------
     bool
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import Literal
     >>> from logicrules.equivalence import equivalent
     >>> a, b, c = Literal(0), Literal(1), Literal(2)
@@ -101,8 +101,8 @@ def agreement(f: Formula, g: Formula, X: Any, feature_names: Sequence[str] | Non
     ValueError
         If ``X`` has no rows, or as :meth:`Formula.evaluate`.
 
-    Example
-    -------
+    Examples
+    --------
     >>> import numpy as np
     >>> from logicrules.formula import Literal
     >>> from logicrules.equivalence import agreement

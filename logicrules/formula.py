@@ -11,8 +11,8 @@ for logical equivalence). Evaluation is vectorized: one NumPy operation per AST 
 boolean matrix / DataFrame / formal context (:meth:`Formula.evaluate`) or on packed ``uint64``
 bitsets (:meth:`Formula.evaluate_bits`).
 
-Example
--------
+Examples
+--------
 >>> from logicrules.formula import Literal
 >>> age, smoker, chol = Literal("age > 54.5"), Literal("smoker"), Literal("chol > 240")
 >>> f = (age & ~smoker) | chol
@@ -71,8 +71,8 @@ class Formula(ABC):
     The Python operators ``&``, ``|`` and ``~`` build formulas (through :func:`conjunction`,
     :func:`disjunction` and negation), so ``a & TRUE`` is simply ``a``.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import Literal
     >>> f = Literal(0) & ~Literal(1)
     >>> f.to_string(["fever", "cough"])
@@ -115,8 +115,8 @@ class Formula(ABC):
 
         Constants are removed unless the whole formula is constant.
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal, Not
         >>> print(Not(Literal("a") | ~Literal("b")).to_nnf())
         NOT a AND b
@@ -154,8 +154,8 @@ class Formula(ABC):
         -------
         str
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal
         >>> (Literal(0) | Literal(1)).to_string()
         'x0 OR x1'
@@ -191,8 +191,8 @@ class Formula(ABC):
             If ``X`` is not 2-D, a column read is not boolean (other values, NaN), an attribute
             is unknown or ambiguous, or ``feature_names`` has the wrong length.
 
-        Example
-        -------
+        Examples
+        --------
         >>> import numpy as np
         >>> from logicrules.formula import Literal
         >>> f = Literal("a") & ~Literal("b")
@@ -247,8 +247,8 @@ class Formula(ABC):
         ndarray of uint64, shape (W,)
             The formula's extent, tail bits zero.
 
-        Example
-        -------
+        Examples
+        --------
         >>> import numpy as np
         >>> from logicrules.formula import Literal
         >>> bits = np.array([[0b0011], [0b0101]], dtype=np.uint64)
@@ -286,8 +286,8 @@ class Formula(ABC):
         ValueError
             If two attributes would get the same symbol name (e.g. ``"x0"`` and ``0``).
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal
         >>> (Literal("b") & ~Literal("a")).to_sympy()
         b & ~a
@@ -333,8 +333,8 @@ class Formula(ABC):
         Formula or (Formula, bool)
             ``TRUE``, ``FALSE`` or a DNF over the formula's own attribute keys.
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal
         >>> a, b = Literal("a"), Literal("b")
         >>> print(((a & b) | (a & ~b)).simplify())
@@ -380,8 +380,8 @@ class Formula(ABC):
         Formula
             ``TRUE``, ``FALSE``, a literal, an ``And`` of literals or an ``Or`` of those.
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal
         >>> a, b, c = Literal("a"), Literal("b"), Literal("c")
         >>> print((a & (b | ~c)).to_dnf())
@@ -402,8 +402,8 @@ class Formula(ABC):
         TypeError
             If the formula is not a DNF (call :meth:`to_dnf` first).
 
-        Example
-        -------
+        Examples
+        --------
         >>> from logicrules.formula import Literal
         >>> a, b, c = Literal("a"), Literal("b"), Literal("c")
         >>> ((a & ~b) | c).conjunctions()
@@ -435,8 +435,8 @@ class Literal(Formula):
         Attribute name (e.g. ``"age > 54.5"``) or column position.
     negated : bool, default False
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import Literal
     >>> lit = Literal("age > 54.5", negated=True)
     >>> print(lit)
@@ -550,8 +550,8 @@ FALSE = _Constant(False)
 class Not(Formula):
     """Negation of a formula. ``~f`` on a literal flips the literal instead.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import Literal, Not
     >>> print(Not(Literal("a") | Literal("b")))
     NOT (a OR b)
@@ -664,8 +664,8 @@ class And(_NAry):
 
     Use :func:`conjunction` (or ``&``) to also drop constants and accept 0 or 1 operands.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import And, Literal
     >>> print(And(Literal("a"), Literal("b") | Literal("c")))
     a AND (b OR c)
@@ -689,8 +689,8 @@ class Or(_NAry):
 
     Use :func:`disjunction` (or ``|``) to also drop constants and accept 0 or 1 operands.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import Literal, Or
     >>> print(Or(Literal("a") & Literal("b"), Literal("c")))
     (a AND b) OR c
@@ -731,8 +731,8 @@ def conjunction(*formulas: Formula) -> Formula:
     Nested conjunctions are flattened, ``TRUE`` operands dropped, any ``FALSE`` operand makes
     the result ``FALSE``; no operand gives ``TRUE`` and a single operand is returned unchanged.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import TRUE, Literal, conjunction
     >>> conjunction(Literal("a"), TRUE)
     Literal('a')
@@ -748,8 +748,8 @@ def disjunction(*formulas: Formula) -> Formula:
     Nested disjunctions are flattened, ``FALSE`` operands dropped, any ``TRUE`` operand makes
     the result ``TRUE``; no operand gives ``FALSE`` and a single operand is returned unchanged.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.formula import TRUE, Literal, disjunction
     >>> disjunction(Literal("a"), TRUE)
     TRUE
@@ -778,8 +778,8 @@ def from_sympy(expr: Any, attribute_map: Mapping[str, Attribute] | None = None) 
     TypeError
         If ``expr`` contains something other than symbols and Boolean functions.
 
-    Example
-    -------
+    Examples
+    --------
     >>> import sympy
     >>> from logicrules.formula import from_sympy
     >>> a, b = sympy.Symbol("a"), sympy.Symbol("x1")

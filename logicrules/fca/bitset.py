@@ -9,8 +9,8 @@ garbage. All functions vectorize over leading axes, so a stack of ``k`` extents 
 confusion matrices of many candidate premises cheap (64 objects per machine word, popcount via
 :func:`numpy.bitwise_count`).
 
-Example
--------
+Examples
+--------
 >>> import numpy as np
 >>> from logicrules.fca import bitset
 >>> a = bitset.pack([True, False, True, True])
@@ -49,8 +49,8 @@ def n_words(n: int) -> int:
     int
         ``(n + 63) // 64``.
 
-    Example
-    -------
+    Examples
+    --------
     >>> [n_words(n) for n in (0, 1, 64, 65)]
     [0, 1, 1, 2]
     """
@@ -71,8 +71,8 @@ def pack(bits: ArrayLike) -> np.ndarray:
     ndarray of uint64, shape (..., W)
         ``W = n_words(n)``; tail bits zero.
 
-    Example
-    -------
+    Examples
+    --------
     >>> pack([True, False, True])
     array([5], dtype=uint64)
     """
@@ -104,8 +104,8 @@ def unpack(words: ArrayLike, n: int) -> np.ndarray:
     -------
     ndarray of bool, shape (..., n)
 
-    Example
-    -------
+    Examples
+    --------
     >>> unpack(np.array([5], dtype=np.uint64), 3)
     array([ True, False,  True])
     """
@@ -128,8 +128,8 @@ def pack_columns(X: ArrayLike) -> np.ndarray:
     ndarray of uint64, shape (m, W)
         Row ``j`` is the extent of attribute ``j``.
 
-    Example
-    -------
+    Examples
+    --------
     >>> pack_columns([[True, False], [True, True]])
     array([[3],
            [2]], dtype=uint64)
@@ -155,8 +155,8 @@ def tail_mask(n: int) -> np.ndarray:
     -------
     ndarray of uint64, shape (W,)
 
-    Example
-    -------
+    Examples
+    --------
     >>> tail_mask(66)
     array([18446744073709551615,                    3], dtype=uint64)
     """
@@ -180,8 +180,8 @@ def full(n: int) -> np.ndarray:
     -------
     ndarray of uint64, shape (W,)
 
-    Example
-    -------
+    Examples
+    --------
     >>> int(popcount(full(70)))
     70
     """
@@ -200,8 +200,8 @@ def empty(n: int) -> np.ndarray:
     -------
     ndarray of uint64, shape (W,)
 
-    Example
-    -------
+    Examples
+    --------
     >>> empty(70)
     array([0, 0], dtype=uint64)
     """
@@ -211,8 +211,8 @@ def empty(n: int) -> np.ndarray:
 def and_(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Intersection ``a & b`` (broadcasting).
 
-    Example
-    -------
+    Examples
+    --------
     >>> and_(pack([1, 1, 0]), pack([0, 1, 1]))
     array([2], dtype=uint64)
     """
@@ -222,8 +222,8 @@ def and_(a: ArrayLike, b: ArrayLike) -> np.ndarray:
 def or_(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Union ``a | b`` (broadcasting).
 
-    Example
-    -------
+    Examples
+    --------
     >>> or_(pack([1, 0, 0]), pack([0, 0, 1]))
     array([5], dtype=uint64)
     """
@@ -233,8 +233,8 @@ def or_(a: ArrayLike, b: ArrayLike) -> np.ndarray:
 def xor(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Symmetric difference ``a ^ b`` (broadcasting).
 
-    Example
-    -------
+    Examples
+    --------
     >>> xor(pack([1, 1, 0]), pack([0, 1, 1]))
     array([5], dtype=uint64)
     """
@@ -244,8 +244,8 @@ def xor(a: ArrayLike, b: ArrayLike) -> np.ndarray:
 def andnot(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """Difference ``a & ~b`` (broadcasting); the tail stays zero because ``a``'s is.
 
-    Example
-    -------
+    Examples
+    --------
     >>> andnot(pack([1, 1, 0]), pack([0, 1, 1]))
     array([1], dtype=uint64)
     """
@@ -265,8 +265,8 @@ def not_(a: ArrayLike, n: int) -> np.ndarray:
     -------
     ndarray of uint64, shape (..., W)
 
-    Example
-    -------
+    Examples
+    --------
     >>> not_(pack([1, 0, 0]), 3)
     array([6], dtype=uint64)
     """
@@ -285,8 +285,8 @@ def is_subset(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     -------
     ndarray of bool, shape (...)
 
-    Example
-    -------
+    Examples
+    --------
     >>> bool(is_subset(pack([1, 0, 1]), pack([1, 1, 1])))
     True
     """
@@ -304,8 +304,8 @@ def popcount(words: ArrayLike) -> np.ndarray:
     -------
     ndarray of int64, shape (...)
 
-    Example
-    -------
+    Examples
+    --------
     >>> popcount(pack([[1, 0, 1], [1, 1, 1]]))
     array([2, 3])
     """
@@ -318,8 +318,8 @@ def popcount(words: ArrayLike) -> np.ndarray:
 def count_and(a: ArrayLike, b: ArrayLike) -> np.ndarray:
     """``popcount(a & b)`` (broadcasting): e.g. the true positives of many extents at once.
 
-    Example
-    -------
+    Examples
+    --------
     >>> count_and(pack([[1, 1, 0], [0, 0, 1]]), pack([1, 1, 1]))
     array([2, 1])
     """
@@ -343,8 +343,8 @@ def confusion(extents: ArrayLike, target: ArrayLike, n: int
     -------
     tp, fp, fn, tn : ndarray of int64, shape (...)
 
-    Example
-    -------
+    Examples
+    --------
     >>> tp, fp, fn, tn = confusion(pack([[1, 1, 0, 0]]), pack([1, 0, 1, 0]), 4)
     >>> int(tp[0]), int(fp[0]), int(fn[0]), int(tn[0])
     (1, 1, 1, 1)
@@ -380,8 +380,8 @@ def unique_extents(words: ArrayLike) -> tuple[np.ndarray, np.ndarray, np.ndarray
     inverse : ndarray of int64, shape (k,)
         ``unique[inverse[i]]`` equals ``words[i]``.
 
-    Example
-    -------
+    Examples
+    --------
     >>> u, first, inv = unique_extents(pack([[1, 0], [0, 1], [1, 0]]))
     >>> first.tolist(), inv.tolist()
     ([0, 1], [0, 1, 0])

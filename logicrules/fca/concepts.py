@@ -15,8 +15,8 @@ needs ``m`` closures per concept, again vectorized, and no pairwise comparison o
 These functions are meant for teaching and inspection: the number of concepts can grow
 exponentially with the number of attributes, hence the ``limit`` parameter.
 
-Example
--------
+Examples
+--------
 >>> from logicrules.fca.context import FormalContext
 >>> K = FormalContext([[1, 1, 0], [1, 0, 1]], attributes=["a", "b", "c"])
 >>> [(c.extent, c.intent) for c in enumerate_concepts(K)]
@@ -47,8 +47,8 @@ _PAIRS_PER_BATCH = 1 << 15
 class Concept(NamedTuple):
     """A formal concept: sorted object positions (extent) and attribute positions (intent).
 
-    Example
-    -------
+    Examples
+    --------
     >>> Concept(extent=(0, 2), intent=(1,))
     Concept(extent=(0, 2), intent=(1,))
     """
@@ -78,8 +78,8 @@ def enumerate_concepts(context: FormalContext, limit: int | None = 100_000) -> l
     ValueError
         If the context has more than ``limit`` concepts (the message says how to proceed).
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.fca.context import FormalContext
     >>> len(enumerate_concepts(FormalContext([[1, 0, 0], [0, 1, 0], [0, 0, 1]])))
     5
@@ -112,8 +112,8 @@ def concept_lattice(context: FormalContext, limit: int | None = 100_000) -> nx.D
     ValueError
         If the context has more than ``limit`` concepts.
 
-    Example
-    -------
+    Examples
+    --------
     >>> from logicrules.fca.context import FormalContext
     >>> G = concept_lattice(FormalContext([[1, 1], [1, 0]], attributes=["x", "y"]))
     >>> sorted((G.nodes[u]["intent_names"], G.nodes[v]["intent_names"]) for u, v in G.edges)

@@ -9,8 +9,8 @@ Empty data is allowed: a context may have zero objects and/or zero attributes. T
 operators then follow the same definitions (e.g. with no objects every extent is empty and the
 intent of the empty object set is all attributes), and there is exactly one formal concept.
 
-Example
--------
+Examples
+--------
 >>> import numpy as np
 >>> from logicrules.fca.context import FormalContext
 >>> K = FormalContext(np.array([[1, 1, 0], [1, 0, 1], [1, 1, 1]]), attributes=["a", "b", "c"])
@@ -67,8 +67,8 @@ class FormalContext:
     (``int``); both also accept a boolean mask of the right length. Contexts with zero objects
     and/or zero attributes are valid.
 
-    Example
-    -------
+    Examples
+    --------
     >>> import pandas as pd
     >>> df = pd.DataFrame({"fly": [True, False, True], "swim": [False, True, True]},
     ...                   index=["sparrow", "fish", "duck"])
@@ -147,8 +147,8 @@ class FormalContext:
         ValueError
             For unknown names or positions out of range (all are named in the message).
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1, 0]], attributes=["x", "y"])
         >>> K.attribute_indices(["y", 0]).tolist()
         [1, 0]
@@ -158,8 +158,8 @@ class FormalContext:
     def object_indices(self, objects: Any) -> np.ndarray:
         """Positions of objects given by position or as a boolean mask of length n.
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1], [0], [1]])
         >>> K.object_indices([True, False, True]).tolist()
         [0, 2]
@@ -178,8 +178,8 @@ class FormalContext:
         -------
         ndarray of uint64, shape (W,)
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1, 1], [1, 0], [0, 1]])
         >>> K.extent_bits([0, 1])
         array([1], dtype=uint64)
@@ -202,8 +202,8 @@ class FormalContext:
         ndarray of int64
             Sorted object positions.
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1, 1], [1, 0], [0, 1]], attributes=["p", "q"])
         >>> K.extent(["p"]).tolist(), K.extent().tolist()
         ([0, 1], [0, 1, 2])
@@ -223,8 +223,8 @@ class FormalContext:
         ndarray of int64
             Sorted attribute positions.
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1, 1], [1, 0], [0, 1]])
         >>> K.intent([0, 1]).tolist(), K.intent().tolist()
         ([0], [0, 1])
@@ -241,8 +241,8 @@ class FormalContext:
         ndarray of int64
             Sorted attribute positions; contains the given ones.
 
-        Example
-        -------
+        Examples
+        --------
         >>> K = FormalContext([[1, 1, 0], [1, 0, 1], [1, 1, 1]])
         >>> K.closure([1]).tolist()
         [0, 1]
@@ -252,8 +252,8 @@ class FormalContext:
     def to_dense(self) -> np.ndarray:
         """The incidence matrix, bool of shape (n, m) (a new array).
 
-        Example
-        -------
+        Examples
+        --------
         >>> FormalContext([[1, 0], [0, 1]]).to_dense()
         array([[ True, False],
                [False,  True]])
@@ -263,8 +263,8 @@ class FormalContext:
     def to_frame(self) -> pd.DataFrame:
         """The incidence matrix as a bool DataFrame (objects as index, attributes as columns).
 
-        Example
-        -------
+        Examples
+        --------
         >>> FormalContext([[1, 0]], attributes=["x", "y"], objects=["o"]).to_frame()
               x      y
         o  True  False
@@ -280,8 +280,8 @@ class FormalContext:
         ValueError
             If the context has more than ``limit`` concepts.
 
-        Example
-        -------
+        Examples
+        --------
         >>> for c in FormalContext([[1, 0], [0, 1]]).concepts():
         ...     print(c)
         Concept(extent=(0, 1), intent=())
@@ -294,8 +294,8 @@ class FormalContext:
     def lattice(self, limit: int | None = 100_000) -> nx.DiGraph:
         """Hasse diagram of the concept lattice; see :func:`logicrules.fca.concepts.concept_lattice`.
 
-        Example
-        -------
+        Examples
+        --------
         >>> G = FormalContext([[1, 0], [0, 1]]).lattice()
         >>> G.number_of_nodes(), G.number_of_edges()
         (4, 4)

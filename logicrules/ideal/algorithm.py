@@ -19,8 +19,8 @@ row order, eight boolean bytes at a time by one 64-bit multiplication
 codes are sorted (``np.unique``); beyond 62 features a type no longer fits a 64-bit code and the
 rows are packed to bytes (``np.packbits``) and made unique as opaque byte strings.
 
-Example
--------
+Examples
+--------
 >>> import numpy as np
 >>> X = np.array([[1, 0], [1, 0], [1, 1], [0, 1], [0, 0]], dtype=bool)
 >>> y = np.array([1, 0, 1, 0, 0])
@@ -119,8 +119,8 @@ def type_codes(X: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
     -------
     ndarray of int64, shape (n,)
 
-    Example
-    -------
+    Examples
+    --------
     >>> type_codes(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool)).tolist()
     [5, 6]
     """
@@ -272,8 +272,8 @@ class TypeTable:
     keys : ndarray, shape (n_types,)
         Sorted lookup keys: int64 type codes (k <= 62) or packed rows as void scalars.
 
-    Example
-    -------
+    Examples
+    --------
     >>> X = np.array([[1, 0], [1, 1], [1, 1], [0, 0]], dtype=bool)
     >>> t = type_table(X, np.array([1, 1, 0, 0]))
     >>> t.counts.tolist(), t.positives.tolist(), t.predicted.tolist()
@@ -457,8 +457,8 @@ def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
     -------
     TypeTable
 
-    Example
-    -------
+    Examples
+    --------
     >>> X = pd.DataFrame({"a": [1, 1, 0], "b": [0, 1, 1]})
     >>> type_table(X, [1, 1, 0], features=["b"]).to_frame()
         type  count  positives  ratio  predicted
@@ -514,8 +514,8 @@ def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = N
         If X is not boolean (values other than 0/1, NaN), y is not binary, a feature is unknown
         or out of range (more features requested than X has), or features repeat.
 
-    Example
-    -------
+    Examples
+    --------
     >>> X = pd.DataFrame({"fever": [1, 1, 0, 0], "cough": [1, 0, 1, 0]})
     >>> print(empirical_ideal_dnf(X, [1, 1, 0, 0]))
     (fever AND NOT cough) OR (fever AND cough)

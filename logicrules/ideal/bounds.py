@@ -45,8 +45,8 @@ not follow from the corollary as stated and proved). It is available explicitly 
 ``epsilon_power=1`` (``integer=False`` gives the unrounded 18,887.06 that the paper truncates;
 the smallest integer satisfying it is 18,888).
 
-Example
--------
+Examples
+--------
 >>> sample_size_bound(3, delta=0.01, epsilon=0.05)
 377742
 >>> int(sample_size_bound(3, delta=0.01, epsilon=0.05, epsilon_power=1, integer=False))
@@ -109,8 +109,8 @@ def separation_sample_size(n_features: int, delta: float, gamma: float, *,
     -------
     int or float
 
-    Example
-    -------
+    Examples
+    --------
     >>> separation_sample_size(2, delta=0.05, gamma=0.1)
     1016
     """
@@ -150,8 +150,8 @@ def sample_size_bound(n_features: int, delta: float, epsilon: float, *,
     -------
     int or float
 
-    Example
-    -------
+    Examples
+    --------
     >>> sample_size_bound(3, delta=0.01, epsilon=0.05)
     377742
     >>> round(sample_size_bound(3, delta=0.01, epsilon=0.05, epsilon_power=1, integer=False), 2)

@@ -63,8 +63,8 @@ def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
     int
         The chosen number of features ``l`` (1-based).
 
-    Example
-    -------
+    Examples
+    --------
     >>> select_n_features([0.70, 0.795, 0.80, 0.78], tolerance=0.01)
     2
     """
@@ -155,8 +155,8 @@ class IdealDNFClassifier(RuleClassifier):
     validation_accuracy_ : float
         Validation accuracy of the chosen ``l``.
 
-    Example
-    -------
+    Examples
+    --------
     >>> import numpy as np, pandas as pd
     >>> rng = np.random.default_rng(0)
     >>> X = pd.DataFrame(rng.integers(0, 10, size=(400, 5)), columns=list("abcde"))
@@ -494,8 +494,8 @@ def compact_dnf(table: TypeTable) -> Formula:
     positive types (ties: fewer literals, then lower code). Exact equivalence is kept; the
     number of terms is within a logarithmic factor of the minimum (greedy set cover).
 
-    Example
-    -------
+    Examples
+    --------
     >>> import numpy as np
     >>> from logicrules.ideal.algorithm import type_table
     >>> X = np.array([[0, 0, 1], [0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=bool)

@@ -17,8 +17,8 @@ columns as ``SelectKBest``. (Given a *bool* matrix, scikit-learn's ``f_classif``
 float32 and its F values are then off by about 1e-7 relative; the float64 values here are the
 exact ones.)
 
-Example
--------
+Examples
+--------
 >>> import numpy as np
 >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]], dtype=bool)
 >>> y = np.array([1, 1, 0, 0])
@@ -117,8 +117,8 @@ def boolean_counts(X: ArrayLike, y: ArrayLike) -> BooleanCounts:
     -------
     BooleanCounts
 
-    Example
-    -------
+    Examples
+    --------
     >>> c = boolean_counts([[1, 0], [1, 1], [0, 1]], [1, 1, 0])
     >>> c.true.tolist(), c.true_pos.tolist()
     ([2, 2], [2, 1])
@@ -219,8 +219,8 @@ def f_classif_boolean(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarra
         F statistics (``nan`` for a constant feature, ``inf`` for a separating one).
     pvalues : ndarray of float64, shape (m,)
 
-    Example
-    -------
+    Examples
+    --------
     >>> f, p = f_classif_boolean([[1], [1], [0], [1]], [1, 1, 0, 0])
     >>> round(float(f[0]), 6)
     1.0
@@ -235,8 +235,8 @@ def chi2_boolean(X: ArrayLike, y: ArrayLike) -> tuple[np.ndarray, np.ndarray]:
     expected counts of the rows where the feature is true only (``nan`` for an all-false
     feature).
 
-    Example
-    -------
+    Examples
+    --------
     >>> chi, p = chi2_boolean([[1], [1], [0], [0]], [1, 1, 0, 0])
     >>> float(chi[0])
     2.0
@@ -251,8 +251,8 @@ def mutual_info_boolean(X: ArrayLike, y: ArrayLike) -> np.ndarray:
     discrete features is the plug-in estimate ``mutual_info_score`` per column, without its
     per-feature Python loop. A ``SelectKBest`` score function.
 
-    Example
-    -------
+    Examples
+    --------
     >>> round(float(mutual_info_boolean([[1], [1], [0], [0]], [1, 1, 0, 0])[0]), 6)
     0.693147
     """
@@ -271,8 +271,8 @@ SCORERS: dict[str, Callable[[BooleanCounts], np.ndarray]] = {
 def get_scorer(name: str) -> Callable[[BooleanCounts], np.ndarray]:
     """The count-based scorer called ``name`` (``"f_classif"``, ``"mutual_info"``, ``"chi2"``).
 
-    Example
-    -------
+    Examples
+    --------
     >>> c = boolean_counts([[1], [1], [0], [0]], [1, 1, 0, 0])
     >>> float(get_scorer("chi2")(c)[0])
     2.0
@@ -289,8 +289,8 @@ def rank_features(scores: ArrayLike) -> np.ndarray:
     by the smallest float, so among equal scores the later column wins. The first ``k`` entries
     of the returned order are that set for every ``k`` (the selections are nested).
 
-    Example
-    -------
+    Examples
+    --------
     >>> rank_features([0.5, np.nan, 2.0, 0.5]).tolist()
     [2, 3, 0, 1]
     """
