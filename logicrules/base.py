@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
@@ -24,6 +25,9 @@ __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
 
 #: Names accepted for the ``binarizer`` parameter of every learner.
 BINARIZERS = ("median", "quantile", "threshold", "passthrough")
+#: Declared constraint of every learner's ``binarizer`` parameter (see ``_parameter_constraints``).
+BINARIZER_CONSTRAINT = [StrOptions(set(BINARIZERS)), HasMethods(["fit", "transform", "get_feature_names_out"]),
+                        None]
 
 
 def make_binarizer(spec: Any):
@@ -66,8 +70,9 @@ def make_binarizer(spec: Any):
 class RuleClassifier(ClassifierMixin, BaseEstimator):
     """Base class of rule classifiers: a Boolean formula over binarized attributes.
 
-    Subclasses store their parameters in ``__init__`` (one of them is ``binarizer``) and
-    implement :meth:`_fit_formula`. The positive class is ``classes_[1]`` (the larger label,
+    Subclasses store their parameters in a keyword-only ``__init__`` (one of them is
+    ``binarizer``), declare them in ``_parameter_constraints`` (scikit-learn's declarative
+    constraints, checked when ``fit`` starts) and implement :meth:`_fit_formula`. The positive class is ``classes_[1]`` (the larger label,
     e.g. 1 for 0/1 targets and True for booleans); a row is predicted positive when the formula
     holds on its binarized attributes.
 
@@ -95,7 +100,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     >>> import numpy as np
     >>> from logicrules.formula import Literal
     >>> class FirstColumn(RuleClassifier):
-    ...     def __init__(self, binarizer="passthrough"):
+    ...     def __init__(self, *, binarizer="passthrough"):
     ...         self.binarizer = binarizer
     ...     def _fit_formula(self, Xb, y, names):
     ...         return Literal(names[0])
@@ -105,12 +110,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _binarizer_default = "quantile"
+    _parameter_constraints: dict = {"binarizer": BINARIZER_CONSTRAINT}
 
     # ----------------------------------------------------------------- fitting
     @abstractmethod
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         """Learn a formula over ``names`` from boolean ``Xb`` (n, m) and boolean ``y`` (n,)."""
 
+    @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
     def fit(self, X, y):
         """Binarize X, learn the rule and return self.
 

@@ -1,8 +1,13 @@
-"""Checks shared by every function that takes an already binarized matrix and target.
+"""Checks shared by the estimators and by every function that takes a binarized matrix.
 
 The learners' cores work on boolean matrices; a float, integer or object array of 0/1 values is
 accepted too, but anything else (a 2, a NaN, a string) is a user error that must be named here,
 with the offending columns, rather than surface as a wrong count deep inside a kernel.
+
+Estimator parameters are declared in scikit-learn's ``_parameter_constraints`` style
+(:mod:`sklearn.utils._param_validation`) and checked when ``fit`` starts; :class:`Interval`
+here is scikit-learn's interval that a bool never satisfies, so ``max_clauses=True`` is an
+error rather than 1.
 """
 
 from __future__ import annotations
@@ -12,8 +17,30 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import Interval as _SklearnInterval
 
-__all__ = ["as_boolean_matrix", "as_boolean_target"]
+__all__ = ["Interval", "as_boolean_matrix", "as_boolean_target"]
+
+
+class Interval(_SklearnInterval):
+    """scikit-learn's numeric interval constraint, never satisfied by a bool.
+
+    ``True`` is an :class:`numbers.Integral` to Python, so scikit-learn's own interval would
+    take ``max_clauses=True`` as 1; a parameter declared with this one rejects it with the usual
+    ``InvalidParameterError`` naming the parameter.
+
+    Examples
+    --------
+    >>> from numbers import Integral
+    >>> positive = Interval(Integral, 1, None, closed="left")
+    >>> positive.is_satisfied_by(3), positive.is_satisfied_by(True)
+    (True, False)
+    """
+
+    def is_satisfied_by(self, val: Any) -> bool:
+        if isinstance(val, (bool, np.bool_)):
+            return False
+        return super().is_satisfied_by(val)
 
 
 def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray:

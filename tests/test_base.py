@@ -20,7 +20,7 @@ from logicrules.formula import And, Literal, Or
 class BestLiteral(RuleClassifier):
     """Predicts with the single attribute of highest training accuracy."""
 
-    def __init__(self, binarizer="quantile"):
+    def __init__(self, *, binarizer="quantile"):
         self.binarizer = binarizer
 
     def _fit_formula(self, Xb, y, names):
@@ -31,7 +31,7 @@ class BestLiteral(RuleClassifier):
 class Fixed(RuleClassifier):
     """Returns a formula built by a callable from the attribute names."""
 
-    def __init__(self, build=None, binarizer="passthrough"):
+    def __init__(self, *, build=None, binarizer="passthrough"):
         self.build = build
         self.binarizer = binarizer
 
@@ -88,9 +88,9 @@ def test_bad_targets_and_shapes():
     model = BestLiteral(binarizer=MedianBinarizer()).fit(X, y)
     with pytest.raises(ValueError, match="feature names"):
         model.predict(X.rename(columns={"age": "AGE"}))
-    with pytest.raises(ValueError, match="unknown binarizer 'bins'"):
+    with pytest.raises(ValueError, match="'binarizer' parameter of BestLiteral must be .* Got 'bins'"):
         BestLiteral(binarizer="bins").fit(X, y)
-    with pytest.raises(TypeError, match="binarizer must be"):
+    with pytest.raises(TypeError, match="'binarizer' parameter of BestLiteral must be .* Got 3"):
         BestLiteral(binarizer=3).fit(X, y)
 
 

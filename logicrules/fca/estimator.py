@@ -9,15 +9,19 @@ premises of each size on the true-positive / true-negative plane (the paper's fi
 
 from __future__ import annotations
 
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from logicrules.base import RuleClassifier
 from logicrules.fca.search import DEFAULT_MEMORY_LIMIT, find_best_premises
 from logicrules.formula import Formula
+from logicrules.metrics import OBJECTIVES
+from logicrules.validation import Interval
 
 __all__ = ["OptimalPremiseClassifier"]
 
@@ -81,7 +85,20 @@ class OptimalPremiseClassifier(RuleClassifier):
     ('x0 AND (x1 OR x2)', 1.0)
     """
 
-    def __init__(self, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
+    _parameter_constraints: dict = {
+        **RuleClassifier._parameter_constraints,
+        "max_size": [Interval(Integral, 1, 4, closed="both")],
+        "objective": [StrOptions(set(OBJECTIVES)), callable],
+        "negations": ["boolean"],
+        "top_k": [Interval(Integral, 1, None, closed="left")],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"),
+                         Interval(RealNotInt, 0, None, closed="neither"), str, None],
+        "min_support": [Interval(Integral, 0, None, closed="left")],
+        "backend": [StrOptions({"auto", "numba", "torch"})],
+        "device": "no_validation",  # anything torch.device accepts, checked by torch
+    }
+
+    def __init__(self, *, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
                  min_support: int = 0, backend: str = "auto", device: Any = None):
         self.max_size = max_size

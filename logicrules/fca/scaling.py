@@ -37,8 +37,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from scipy import sparse
-from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
+from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
+
+from logicrules.validation import Interval
 
 __all__ = [
     "Condition",
@@ -305,9 +308,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
     # ---- parameters and input -------------------------------------------------------------
 
-    def _validate_params(self) -> None:
-        if not isinstance(self.missing, str) or self.missing not in MISSING_POLICIES:
-            raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {self.missing!r}")
+    _parameter_constraints: dict = {"missing": [StrOptions(set(MISSING_POLICIES))]}
 
     def _as_frame(self, X: Any, *, reset: bool) -> pd.DataFrame:
         """Validate X and return it as a DataFrame whose columns carry the fitted names."""
@@ -366,6 +367,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
     # ---- fit --------------------------------------------------------------------------------
 
+    @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X: Any, y: Any = None) -> _BaseBinarizer:
         """Learn the attributes from X (y is ignored).
 
@@ -380,7 +382,6 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         -------
         self
         """
-        self._validate_params()
         data = self._as_frame(X, reset=True)
         missing = data.isna().to_numpy()
         self._check_missing(data, missing)
@@ -670,7 +671,7 @@ class MedianBinarizer(_BaseBinarizer):
     ['age > 55', 'sex == female', 'sex == male']
     """
 
-    def __init__(self, missing: str = "error") -> None:
+    def __init__(self, *, missing: str = "error") -> None:
         self.missing = missing
 
     def _threshold_conditions(
@@ -722,23 +723,18 @@ class QuantileBinarizer(_BaseBinarizer):
     ['sex == female', 'sex != female', 'sex == male', 'sex != male']
     """
 
+    _parameter_constraints: dict = {
+        **_BaseBinarizer._parameter_constraints,
+        "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+        "negations": ["boolean"],
+    }
+
     def __init__(
-        self, n_thresholds: int = 9, negations: bool = True, missing: str = "false"
+        self, *, n_thresholds: int = 9, negations: bool = True, missing: str = "false"
     ) -> None:
         self.n_thresholds = n_thresholds
         self.negations = negations
         self.missing = missing
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        if (
-            isinstance(self.n_thresholds, (bool, np.bool_))
-            or not isinstance(self.n_thresholds, (Integral, np.integer))
-            or self.n_thresholds < 1
-        ):
-            raise ValueError(f"n_thresholds must be an integer >= 1, got {self.n_thresholds!r}")
-        if not isinstance(self.negations, (bool, np.bool_)):
-            raise ValueError(f"negations must be True or False, got {self.negations!r}")
 
     def _negations(self) -> bool:
         return bool(self.negations)
@@ -804,14 +800,14 @@ class ThresholdBinarizer(_BaseBinarizer):
     _binary_as_single = False
     _merge_duplicates = True
 
-    def __init__(self, missing: str = "false", drop_constant: bool = False) -> None:
+    _parameter_constraints: dict = {
+        **_BaseBinarizer._parameter_constraints,
+        "drop_constant": ["boolean"],
+    }
+
+    def __init__(self, *, missing: str = "false", drop_constant: bool = False) -> None:
         self.missing = missing
         self.drop_constant = drop_constant
-
-    def _validate_params(self) -> None:
-        super()._validate_params()
-        if not isinstance(self.drop_constant, (bool, np.bool_)):
-            raise ValueError(f"drop_constant must be True or False, got {self.drop_constant!r}")
 
     def _drop_constant(self) -> bool:
         return bool(self.drop_constant)

@@ -30,13 +30,16 @@ from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
+from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from logicrules.base import RuleClassifier
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TIES, TypeTable, _type_table
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
+from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
 
@@ -171,6 +174,17 @@ class IdealDNFClassifier(RuleClassifier):
     """
 
     _binarizer_default = "median"
+    _parameter_constraints: dict = {
+        **RuleClassifier._parameter_constraints,
+        "selection": [StrOptions({"filter", "wrapper"})],
+        "scorers": [StrOptions(set(SCORERS)), list, tuple],
+        "max_features": [Interval(Integral, 1, None, closed="left")],
+        "validation_size": [Interval(RealNotInt, 0, 1, closed="neither")],
+        "tolerance": [Interval(Real, 0, None, closed="left")],
+        "tie": [StrOptions(set(TIES))],
+        "simplify_max_variables": [Interval(Integral, 0, None, closed="left")],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
@@ -187,33 +201,19 @@ class IdealDNFClassifier(RuleClassifier):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ parameters
-    def _check_params(self) -> tuple[str, ...]:
-        if self.selection not in ("filter", "wrapper"):
-            raise ValueError(f"selection must be 'filter' or 'wrapper', got {self.selection!r}")
+    def _scorers(self) -> tuple[str, ...]:
+        """The scorer names (one name or a sequence), each checked against ``SCORERS``."""
         scorers = (self.scorers,) if isinstance(self.scorers, str) else tuple(self.scorers)
         if self.selection == "filter":
             if not scorers:
                 raise ValueError("scorers must name at least one scorer")
             unknown = [s for s in scorers if s not in SCORERS]
             if unknown:
-                raise ValueError(f"unknown scorer(s) {unknown}; use {', '.join(SCORERS)}")
-        if isinstance(self.max_features, bool) or not isinstance(self.max_features, Integral) \
-                or self.max_features < 1:
-            raise ValueError(f"max_features must be an int >= 1, got {self.max_features!r}")
-        if isinstance(self.validation_size, bool) or not isinstance(self.validation_size, Real) \
-                or not 0.0 < self.validation_size < 1.0:
-            raise ValueError(f"validation_size must be a float in (0, 1), got {self.validation_size!r}")
-        if isinstance(self.tolerance, bool) or not isinstance(self.tolerance, Real) \
-                or not self.tolerance >= 0.0:
-            raise ValueError(f"tolerance must be a number >= 0, got {self.tolerance!r}")
-        if self.tie not in TIES:
-            raise ValueError(f"tie must be one of {TIES}, got {self.tie!r}")
-        if isinstance(self.simplify_max_variables, bool) or not isinstance(self.simplify_max_variables, Integral) \
-                or self.simplify_max_variables < 0:
-            raise ValueError(f"simplify_max_variables must be an int >= 0, got {self.simplify_max_variables!r}")
+                raise ValueError(f"unknown scorer(s) {unknown} in scorers; use {', '.join(SCORERS)}")
         return scorers
 
     # --------------------------------------------------------------------- fitting
+    @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
     def fit(self, X, y):
         """Run the seven steps of the ideal classifier method and return self.
 
@@ -231,7 +231,7 @@ class IdealDNFClassifier(RuleClassifier):
         """
         if self.binarizer is None or (isinstance(self.binarizer, str) and self.binarizer == "passthrough"):
             return super().fit(X, y)  # fixed boolean data: nothing to re-binarize (_fit_formula)
-        scorers = self._check_params()
+        scorers = self._scorers()
         X, y_bool = self._validate_training_data(X, y)
         train, valid = self._split(y_bool)
         Bt, stage_names = self._fit_binarizer(_rows(X, train))
@@ -248,7 +248,7 @@ class IdealDNFClassifier(RuleClassifier):
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         """Steps 2-7 on already boolean data (``binarizer="passthrough"``): no re-binarization."""
-        scorers = self._check_params()
+        scorers = self._scorers()
         self._check_attributes(names)
         train, valid = self._split(y)
         features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers)

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import itertools
 import time
-from numbers import Real
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils._param_validation import StrOptions
 
 from logicrules.base import RuleClassifier
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
 from logicrules.lp.rules import (MAX_M_OF_N_TERMS, learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
                                  learn_or_rule)
 from logicrules.lp.solvers import SOLVERS
+from logicrules.validation import Interval
 
 __all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
 
@@ -67,7 +69,9 @@ class LPRuleClassifier(RuleClassifier):
         "threshold": best threshold of the LP solution (or greedy cover when better); "exact":
         solve the integer program.
     class_weight : None, "balanced" or dict, default None
-        Error costs per class ({label: cost}); "balanced" weighs classes inversely to their size.
+        Error costs per class ({label: cost}, finite and > 0, 1 for a class not named);
+        "balanced" weighs classes inversely to their size. Only the ratio of the two costs
+        matters: they are scaled so that the larger is 1.
     max_m : int, default 3
         For ``rule="m_of_n"``: largest threshold m tried by the LP.
     time_limit : float, optional
@@ -85,7 +89,8 @@ class LPRuleClassifier(RuleClassifier):
     lam_ : float
         The lam used (chosen by cross-validation with ``lam="cv"``).
     lp_result_ : dict
-        ``objective`` (training objective of the rule, in error units), ``lp_objective``,
+        ``objective`` (training objective of the rule, in units of one error of the class with
+        the larger cost), ``lp_objective``,
         ``columns_screened``, ``rows_sampled``, ``seconds``, ``n_columns``, ``n_lp_solves``,
         ``solver`` and ``status``.
     checklist_ : tuple (list of str, int)
@@ -100,6 +105,21 @@ class LPRuleClassifier(RuleClassifier):
     >>> str(clf.formula_), clf.predict([[1, 0], [0, 1]]).tolist()
     ('x0', [1, 0])
     """
+
+    _parameter_constraints: dict = {
+        **RuleClassifier._parameter_constraints,
+        "rule": [StrOptions(set(RULE_KINDS))],
+        "lam": [Interval(Real, 0, None, closed="left"), StrOptions({"cv"})],
+        "max_clauses": [Interval(Integral, 1, None, closed="left")],
+        "solver": [StrOptions(set(SOLVERS))],
+        "screening": ["boolean"],
+        "row_sampling": [Interval(Real, 0, 1, closed="right"), StrOptions({"auto"}), None],
+        "rounding": [StrOptions({"threshold", "exact"})],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "max_m": [Interval(Integral, 1, None, closed="left")],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "random_state": ["random_state"],
+    }
 
     def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
                  screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
@@ -118,40 +138,29 @@ class LPRuleClassifier(RuleClassifier):
         self.random_state = random_state
 
     # ------------------------------------------------------------------ checks
-    def _check_params(self) -> None:
-        if self.rule not in RULE_KINDS:
-            raise ValueError(f"rule must be one of {', '.join(RULE_KINDS)}, got {self.rule!r}")
-        if not (self.lam == "cv" if isinstance(self.lam, str) else
-                isinstance(self.lam, Real) and np.isfinite(self.lam) and self.lam >= 0):
-            raise ValueError(f"lam must be a number >= 0 or 'cv', got {self.lam!r}")
-        if self.solver not in SOLVERS:
-            raise ValueError(f"solver must be one of {', '.join(SOLVERS)}, got {self.solver!r}")
-        if self.rounding not in ("threshold", "exact"):
-            raise ValueError(f"rounding must be 'threshold' or 'exact', got {self.rounding!r}")
-        if not isinstance(self.max_clauses, (int, np.integer)) or self.max_clauses < 1:
-            raise ValueError(f"max_clauses must be an integer >= 1, got {self.max_clauses!r}")
-        if not isinstance(self.max_m, (int, np.integer)) or self.max_m < 1:
-            raise ValueError(f"max_m must be an integer >= 1, got {self.max_m!r}")
-
     def _class_costs(self, y: np.ndarray) -> tuple[float, float]:
         cw = self.class_weight
         if cw is None:
             return 1.0, 1.0
-        if isinstance(cw, str):
-            if cw != "balanced":
-                raise ValueError(f"class_weight must be None, 'balanced' or a dict, got {cw!r}")
+        if cw == "balanced":
             n, n_pos = y.size, int(y.sum())
             return n / (2.0 * max(n_pos, 1)), n / (2.0 * max(n - n_pos, 1))
-        if isinstance(cw, dict):
-            unknown = set(cw) - set(self.classes_.tolist())
-            if unknown:
-                raise ValueError(f"class_weight has labels not in y: {sorted(map(str, unknown))}")
-            return float(cw.get(self.classes_[1], 1.0)), float(cw.get(self.classes_[0], 1.0))
-        raise TypeError(f"class_weight must be None, 'balanced' or a dict, got {type(cw).__name__}")
+        unknown = set(cw) - set(self.classes_.tolist())
+        if unknown:
+            raise ValueError(f"class_weight has labels not in y: {sorted(map(str, unknown))}; "
+                             f"the classes are {self.classes_.tolist()}")
+        bad = {label: cost for label, cost in cw.items()
+               if isinstance(cost, (bool, np.bool_)) or not isinstance(cost, Real)
+               or not np.isfinite(cost) or cost <= 0}
+        if bad:
+            raise ValueError(f"class_weight costs must be finite numbers > 0, got {bad}")
+        costs = float(cw.get(self.classes_[1], 1.0)), float(cw.get(self.classes_[0], 1.0))
+        # only the ratio matters (lam is a fraction of the weighted rows): scale to a largest
+        # cost of 1, so that costs such as 1e300 cannot overflow the LP's coefficients
+        return costs[0] / max(costs), costs[1] / max(costs)
 
     # ----------------------------------------------------------------- fitting
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
-        self._check_params()
         weights = self._class_costs(y)
         start = time.perf_counter()
         self.lam_ = self._choose_lam(Xb, y, weights) if isinstance(self.lam, str) else float(self.lam)

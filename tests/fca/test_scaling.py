@@ -547,7 +547,7 @@ def test_bad_inputs_get_clear_errors(cls):
         fitted.transform(X.assign(a=["p", "q", "r"]))
     with pytest.raises(ValueError, match="duplicated column names"):
         cls().fit(pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]))
-    with pytest.raises(ValueError, match="missing must be one of"):
+    with pytest.raises(ValueError, match="'missing' parameter of .* must be a str among"):
         cls(missing="drop").fit(X)
     with pytest.raises(ValueError, match="do not match the columns"):
         fitted.get_feature_names_out(["p", "q"])
