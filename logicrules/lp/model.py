@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["GroupTestingProblem", "as_binary_matrix", "build_problem", "class_costs"]
+__all__ = ["GroupTestingProblem", "as_binary_matrix", "build_problem", "check_lam", "class_costs"]
 
 
 def as_binary_matrix(A, name: str) -> sparse.csr_array:
@@ -63,6 +63,23 @@ def as_binary_matrix(A, name: str) -> sparse.csr_array:
         raise ValueError(f"{name} must contain only 0 and 1 (found other values, e.g. NaN or 2)")
     M.sort_indices()
     return M
+
+
+def check_lam(lam) -> float:
+    """Validate the literal cost ``lam`` (a finite number >= 0) and return it as a float.
+
+    Examples
+    --------
+    >>> check_lam(1)
+    1.0
+    """
+    try:
+        lam = float(lam)
+    except (TypeError, ValueError):
+        raise TypeError(f"lam must be a number, got {lam!r}") from None
+    if not np.isfinite(lam) or lam < 0:
+        raise ValueError(f"lam must be finite and >= 0, got {lam}")
+    return lam
 
 
 def class_costs(weights) -> tuple[float, float]:
@@ -221,12 +238,7 @@ def build_problem(A_pos, A_neg, lam: float, weights=None) -> GroupTestingProblem
     Z = as_binary_matrix(A_neg, "A_neg")
     if P.shape[1] != Z.shape[1]:
         raise ValueError(f"A_pos and A_neg must have the same columns, got {P.shape[1]} and {Z.shape[1]}")
-    try:
-        lam = float(lam)
-    except (TypeError, ValueError):
-        raise TypeError(f"lam must be a number, got {lam!r}") from None
-    if not np.isfinite(lam) or lam < 0:
-        raise ValueError(f"lam must be finite and >= 0, got {lam}")
+    lam = check_lam(lam)
     c_pos, c_neg = class_costs(weights)
     neg_counts = np.asarray(Z.sum(axis=0), dtype=np.float64).ravel()
     costs = lam + c_neg * neg_counts

@@ -1,0 +1,538 @@
+"""The master problem of DNF rule sets (Dash, Gunluk and Wei 2018) over a pool of conjunctions.
+
+A DNF rule set is an OR of conjunctions (terms) of literals, the columns of a boolean matrix A.
+With ``a_ik = 1`` when conjunction k holds on row i, positive rows P, negative rows Z, a cost
+``u_i`` for leaving positive row i uncovered and ``v_i`` for covering negative row i, the master
+LP over a pool K of conjunctions is::
+
+    minimize   sum_{i in P} u_i xi_i + sum_k c_k w_k,    c_k = sum_{i in Z} v_i a_ik + lam (1 + |k|)
+    subject to xi_i + sum_k a_ik w_k >= 1        (i in P)              dual mu_i >= 0
+               sum_k (1 + |k|) w_k <= C          (optional budget)     dual nu >= 0
+               w, xi >= 0
+
+(a negative row covered by several terms is counted once per term: the LP's standard
+over-count, which keeps the problem a covering LP). Its dual is ``maximize sum_i mu_i - C nu``
+subject to ``0 <= mu_i <= u_i`` and ``sum_i mu_i a_ik - nu (1 + |k|) <= c_k`` for every k, so
+the reduced cost of any conjunction k, in the pool or not, is
+
+    ``rc_k = sum_{i in Z} v_i a_ik - sum_{i in P} mu_i a_ik + (lam + nu) (1 + |k|)``,
+
+a row-weighted linear function of the conjunction's extent (what the pricing problem of
+:mod:`logicrules.lp.colgen` minimizes). Identical rows of one class are merged into one row whose
+cost is the sum of theirs (exact: they have equal optimal slacks), so the master stays small.
+
+:func:`solve_master_lp` returns the primal and the duals (HiGHS through SciPy's ``linprog``, or
+PuLP); :func:`solve_master_mip` solves the same problem with binary w (HiGHS MIP through SciPy's
+``milp``, or PuLP) under a time limit and reports the gap, with :func:`round_master` as the
+fallback when it stops without an incumbent.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, sparse
+
+from logicrules.lp.model import check_lam, class_costs
+from logicrules.lp.solvers import SOLVERS, SolverError, _row_groups, pulp_backend
+
+__all__ = ["RuleSetProblem", "ConjunctionPool", "MasterLP", "MasterMIP", "build_rule_set_problem",
+           "conjunction_extents", "solve_master_lp", "solve_master_mip", "round_master"]
+
+
+def _merge(A: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a boolean matrix with the summed weights of the rows they stand for."""
+    if A.shape[0] <= 1:
+        return A, weight
+    groups = _row_groups(sparse.csr_array(A))
+    if groups is None:
+        return A, weight
+    first, inverse, _ = groups
+    return A[first], np.bincount(inverse, weights=weight, minlength=first.size)
+
+
+@dataclass(frozen=True)
+class RuleSetProblem:
+    """A DNF learning instance with identical rows merged (build it with :func:`build_rule_set_problem`).
+
+    Attributes
+    ----------
+    A_pos : ndarray of bool, shape (p, m)
+        Distinct positive rows over the m literals.
+    pos_weight : ndarray of shape (p,)
+        ``u_i``: cost of leaving row i uncovered (sum of the merged rows' weights).
+    A_neg : ndarray of bool, shape (z, m)
+        Distinct negative rows.
+    neg_weight : ndarray of shape (z,)
+        ``v_i``: cost of covering row i.
+    lam : float
+        Cost of one term and of each of its literals (a term of s literals costs ``lam (1 + s)``).
+    budget : float or None
+        Complexity budget C on ``sum_k (1 + |k|) w_k``; None for no budget.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 0], [0, 1]], dtype=bool)
+    >>> P = build_rule_set_problem(A, np.array([1, 1, 0], dtype=bool), lam=0.5)
+    >>> P.A_pos.tolist(), P.pos_weight.tolist(), P.n_literals
+    ([[True, False]], [2.0], 2)
+    """
+
+    A_pos: np.ndarray
+    pos_weight: np.ndarray
+    A_neg: np.ndarray
+    neg_weight: np.ndarray
+    lam: float
+    budget: float | None
+
+    @property
+    def n_literals(self) -> int:
+        """Number of literals m (columns of A)."""
+        return int(self.A_pos.shape[1])
+
+    def tolerance(self) -> float:
+        """Absolute tolerance on objective values and reduced costs of this instance."""
+        return 1e-7 * max(1.0, float(self.pos_weight.sum()))
+
+
+def build_rule_set_problem(A, y, lam: float, *, sample_weight=None, weights=None,
+                           budget: float | None = None) -> RuleSetProblem:
+    """Merge identical rows of each class and price errors: the instance of the master problem.
+
+    Parameters
+    ----------
+    A : array-like of bool, shape (n, m)
+        Literal matrix (rows = examples).
+    y : array-like of bool, shape (n,)
+        Target (True = the rule set should fire).
+    lam : float
+        Cost of one term and of each literal in it, in units of one (weighted) error, >= 0.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative row weights (default 1); rows of weight 0 are dropped.
+    weights : None or pair of float, optional
+        ``(c_pos, c_neg)``: class costs multiplying the row weights of positives and negatives.
+    budget : float, optional
+        Complexity budget C (>= 0) on the total size ``sum_k (1 + |k|) w_k``.
+
+    Returns
+    -------
+    RuleSetProblem
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [0, 1], [0, 1]], dtype=bool)
+    >>> P = build_rule_set_problem(A, [True, False, False], lam=1.0, weights=(2.0, 1.0))
+    >>> P.pos_weight.tolist(), P.neg_weight.tolist()
+    ([2.0], [2.0])
+    """
+    A = np.asarray(A)
+    if A.ndim != 2:
+        raise ValueError(f"A must be a 2-D boolean matrix, got {A.ndim} dimension(s)")
+    A = A.astype(bool)
+    y = np.asarray(y)
+    if y.shape != (A.shape[0],):
+        raise ValueError(f"y must have one entry per row of A ({A.shape[0]}), got shape {y.shape}")
+    y = y.astype(bool)
+    lam = check_lam(lam)
+    if budget is not None:
+        budget = float(budget)
+        if not np.isfinite(budget) or budget < 0:
+            raise ValueError(f"budget must be None or a finite number >= 0, got {budget}")
+    if sample_weight is None:
+        sw = np.ones(A.shape[0])
+    else:
+        sw = np.asarray(sample_weight, dtype=np.float64)
+        if sw.shape != (A.shape[0],):
+            raise ValueError(f"sample_weight must have one entry per row ({A.shape[0]}), got shape {sw.shape}")
+        if not (np.isfinite(sw).all() and (sw >= 0).all()):
+            raise ValueError("sample_weight must be finite and >= 0")
+    c_pos, c_neg = class_costs(weights)
+    keep = sw > 0
+    pos, neg = keep & y, keep & ~y
+    A_pos, pos_weight = _merge(A[pos], c_pos * sw[pos])
+    A_neg, neg_weight = _merge(A[neg], c_neg * sw[neg])
+    return RuleSetProblem(A_pos, pos_weight, A_neg, neg_weight, lam, budget)
+
+
+def conjunction_extents(A: np.ndarray, terms: list[tuple[int, ...]]) -> np.ndarray:
+    """Truth values (rows, len(terms)) of conjunctions of columns of a boolean matrix.
+
+    The empty conjunction is TRUE. All terms are evaluated at once: they are padded to one
+    width with an extra all-true column.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 1], [1, 0]], dtype=bool)
+    >>> conjunction_extents(A, [(0,), (0, 1), ()]).tolist()
+    [[True, True, True], [True, False, True]]
+    """
+    n, m = A.shape
+    if not terms:
+        return np.zeros((n, 0), dtype=bool)
+    width = max(1, max(len(t) for t in terms))
+    index = np.full((len(terms), width), m, dtype=np.intp)
+    for k, term in enumerate(terms):  # building the index table, not evaluating
+        index[k, :len(term)] = term
+    padded = np.hstack([A, np.ones((n, 1), dtype=bool)])
+    return padded[:, index].all(axis=2)
+
+
+class ConjunctionPool:
+    """The growing pool of conjunctions of the restricted master, with their columns.
+
+    Each term is a sorted tuple of distinct literal indices. The pool stores, per term, its
+    extent on the distinct positive rows (the master's constraint columns), its weighted count
+    of covered negatives and its size.
+
+    Examples
+    --------
+    >>> P = build_rule_set_problem(np.array([[1, 0], [1, 1], [0, 1]], dtype=bool), [1, 1, 0], lam=0.1)
+    >>> pool = ConjunctionPool(P)
+    >>> pool.add([(0,), (1,), (0,)])
+    2
+    >>> pool.costs().tolist()
+    [0.2, 1.2]
+    """
+
+    def __init__(self, problem: RuleSetProblem):
+        self.problem = problem
+        self.terms: list[tuple[int, ...]] = []
+        self._index: dict[tuple[int, ...], int] = {}
+        self.cover = np.zeros((problem.A_pos.shape[0], 0), dtype=bool)
+        self.neg_cost = np.zeros(0)
+        self.sizes = np.zeros(0, dtype=np.intp)
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def __contains__(self, term) -> bool:
+        return tuple(sorted(term)) in self._index
+
+    def add(self, terms) -> int:
+        """Add the terms not yet in the pool; return how many were new."""
+        new = []
+        for term in terms:
+            key = tuple(sorted(int(j) for j in term))
+            if len(set(key)) != len(key) or (key and not 0 <= key[0] <= key[-1] < self.problem.n_literals):
+                raise ValueError(f"a term must hold distinct literal indices in [0, {self.problem.n_literals}), "
+                                 f"got {term!r}")
+            if key not in self._index:
+                self._index[key] = len(self.terms) + len(new)
+                new.append(key)
+        if new:
+            P = self.problem
+            self.cover = np.hstack([self.cover, conjunction_extents(P.A_pos, new)])
+            self.neg_cost = np.concatenate([self.neg_cost, P.neg_weight @ conjunction_extents(P.A_neg, new)])
+            self.sizes = np.concatenate([self.sizes, [len(t) for t in new]]).astype(np.intp)
+            self.terms.extend(new)
+        return len(new)
+
+    def costs(self) -> np.ndarray:
+        """Objective coefficients ``c_k = sum_Z v_i a_ik + lam (1 + |k|)`` of the pool's columns."""
+        return self.neg_cost + self.problem.lam * (1.0 + self.sizes)
+
+    def reduced_costs(self, mu: np.ndarray, nu: float) -> np.ndarray:
+        """``rc_k = c_k - sum_P mu_i a_ik + nu (1 + |k|)`` of the pool's columns."""
+        return self.costs() - mu @ self.cover + nu * (1.0 + self.sizes)
+
+    def within_budget(self, chosen: np.ndarray) -> bool:
+        """Whether a 0/1 choice of pool columns respects the budget ``sum (1 + |k|) <= C``."""
+        budget = self.problem.budget
+        return budget is None or float((1.0 + self.sizes[np.asarray(chosen, dtype=bool)]).sum()) <= budget + 1e-9
+
+    def integer_objective(self, chosen: np.ndarray) -> float:
+        """Master objective of a 0/1 choice of pool columns (uncovered positives pay ``u_i``)."""
+        chosen = np.asarray(chosen, dtype=bool)
+        covered = self.cover[:, chosen].any(axis=1)
+        return float(self.costs()[chosen].sum() + self.problem.pos_weight[~covered].sum())
+
+
+@dataclass
+class MasterLP:
+    """Optimal solution of the restricted master LP.
+
+    Attributes
+    ----------
+    objective : float
+        Optimal value.
+    w : ndarray of shape (K,)
+        Weights of the pool's columns.
+    xi : ndarray of shape (p,)
+        Slack (uncovered part) of each distinct positive row.
+    mu : ndarray of shape (p,)
+        Duals of the covering rows, ``0 <= mu_i <= u_i``.
+    nu : float
+        Dual of the budget row (0 without a budget).
+    solver : str
+        Back end that solved it.
+    """
+
+    objective: float
+    w: np.ndarray
+    xi: np.ndarray
+    mu: np.ndarray
+    nu: float
+    solver: str
+
+
+@dataclass
+class MasterMIP:
+    """Solution of the integer master over the pool.
+
+    Attributes
+    ----------
+    chosen : ndarray of bool, shape (K,)
+        The pool columns in the rule set.
+    objective : float
+        Master objective of ``chosen`` (:meth:`ConjunctionPool.integer_objective`).
+    bound : float or None
+        Lower bound on the integer optimum over the pool proved by the solver (None if none).
+    gap : float or None
+        ``(objective - bound) / max(|objective|, tiny)``: 0 when proved optimal.
+    status : str
+        ``"optimal"``, ``"time_limit"`` (stopped with an incumbent) or ``"rounded"`` (stopped
+        without one, or the rounding of the LP was better: see :func:`round_master`).
+    solver : str
+    seconds : float
+    """
+
+    chosen: np.ndarray
+    objective: float
+    bound: float | None
+    gap: float | None
+    status: str
+    solver: str
+    seconds: float
+
+
+def _check_solver(solver: str) -> None:
+    if solver not in SOLVERS:
+        raise ValueError(f"solver must be one of {', '.join(SOLVERS)}, got {solver!r}")
+
+
+def _matrices(pool: ConjunctionPool):
+    """Objective and ``A_ub x <= b_ub`` of the master over x = (w, xi)."""
+    P = pool.problem
+    p, K = P.A_pos.shape[0], len(pool)
+    c = np.concatenate([pool.costs(), P.pos_weight])
+    rows = [-sparse.hstack([sparse.csr_array(pool.cover.astype(np.float64)), sparse.identity(p, format="csr")])]
+    b = [-np.ones(p)]
+    if P.budget is not None:
+        rows.append(sparse.csr_array(np.concatenate([1.0 + pool.sizes, np.zeros(p)])[None, :]))
+        b.append(np.array([P.budget]))
+    return c, sparse.vstack(rows, format="csr"), np.concatenate(b), K, p
+
+
+def solve_master_lp(pool: ConjunctionPool, solver: str = "highs", time_limit: float | None = None) -> MasterLP:
+    """Solve the restricted master LP over the pool and return its primal and duals.
+
+    Parameters
+    ----------
+    pool : ConjunctionPool
+        The columns (and, through ``pool.problem``, the instance).
+    solver : {"highs", "pulp"}, default "highs"
+        SciPy's ``linprog(method="highs")`` (duals from ``res.ineqlin.marginals``), or PuLP
+        (HiGHS through highspy when installed, else CBC; duals from ``constraint.pi``).
+    time_limit : float, optional
+        Seconds; an LP that stops without an optimum raises :class:`SolverError`.
+
+    Returns
+    -------
+    MasterLP
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
+    >>> _ = pool.add([(0,), (1,)])
+    >>> lp = solve_master_lp(pool)
+    >>> round(lp.objective, 6), lp.w.round(6).tolist(), lp.mu.round(6).tolist()
+    (0.2, [1.0, 0.0], [0.2, 0.0])
+    """
+    _check_solver(solver)
+    P = pool.problem
+    p = P.A_pos.shape[0]
+    if p == 0:
+        return MasterLP(0.0, np.zeros(len(pool)), np.zeros(0), np.zeros(0), 0.0, solver)
+    if solver == "pulp":
+        return _pulp_master(pool, integral=False, time_limit=time_limit)[0]
+    c, A_ub, b_ub, K, p = _matrices(pool)
+    options = {} if time_limit is None else {"time_limit": float(time_limit)}
+    res = optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs", options=options)
+    if res.status != 0 or res.x is None:
+        raise SolverError(f"the master LP stopped without an optimum (scipy linprog status {res.status}: "
+                          f"{res.message}); raise time_limit or shrink the problem")
+    marginals = -np.asarray(res.ineqlin.marginals, dtype=np.float64)  # d objective / d b, sign flipped
+    mu = np.clip(marginals[:p], 0.0, P.pos_weight)
+    nu = max(0.0, float(marginals[p])) if P.budget is not None else 0.0  # budget row: <= C
+    w = np.maximum(res.x[:K], 0.0)
+    xi = np.maximum(0.0, 1.0 - pool.cover @ w)
+    return MasterLP(float(pool.costs() @ w + P.pos_weight @ xi), w, xi, mu, nu, "highs")
+
+
+def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: float | None = None,
+                     lp: MasterLP | None = None) -> MasterMIP:
+    """Solve the integer master (binary w) over the pool, with a time limit and its gap.
+
+    Parameters
+    ----------
+    pool : ConjunctionPool
+    solver : {"highs", "pulp"}, default "highs"
+        HiGHS MIP through SciPy's ``milp``, or PuLP.
+    time_limit : float, optional
+        Seconds. Stopped with an incumbent, the incumbent is used (``status="time_limit"``,
+        gap reported); without one, the LP solution is rounded (:func:`round_master`); the
+        rounding also replaces an incumbent it beats.
+    lp : MasterLP, optional
+        The master LP's solution, for the rounding (solved when needed and not given).
+
+    Returns
+    -------
+    MasterMIP
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
+    >>> _ = pool.add([(0,), (1,)])
+    >>> mip = solve_master_mip(pool)
+    >>> mip.chosen.tolist(), round(mip.objective, 6), mip.gap
+    ([True, False], 0.2, 0.0)
+    """
+    _check_solver(solver)
+    start = time.perf_counter()
+    P = pool.problem
+    K, p = len(pool), P.A_pos.shape[0]
+    if K == 0 or p == 0:
+        chosen = np.zeros(K, dtype=bool)
+        value = pool.integer_objective(chosen)
+        return MasterMIP(chosen, value, value, 0.0, "optimal", solver, time.perf_counter() - start)
+    if solver == "pulp":
+        x, bound, status, name = _pulp_master(pool, integral=True, time_limit=time_limit)[1]
+    else:
+        c, A_ub, b_ub, K, p = _matrices(pool)
+        options = {"mip_rel_gap": 0.0}
+        if time_limit is not None:
+            options["time_limit"] = float(time_limit)
+        res = optimize.milp(c, integrality=np.concatenate([np.ones(K), np.zeros(p)]),
+                            bounds=optimize.Bounds(0, np.concatenate([np.ones(K), np.ones(p)])),
+                            constraints=optimize.LinearConstraint(A_ub, -np.inf, b_ub), options=options)
+        x = res.x[:K] if res.x is not None else None
+        bound = getattr(res, "mip_dual_bound", None)
+        bound = float(bound) if bound is not None and np.isfinite(bound) else None
+        if res.status == 0:
+            status = "optimal"
+        elif res.status == 1:
+            status = "time_limit"
+        else:
+            raise SolverError(f"the integer master failed (scipy milp status {res.status}: {res.message})")
+        name = "highs-milp"
+    if x is not None:
+        chosen = x > 0.5
+        value = pool.integer_objective(chosen)
+    if status != "optimal":
+        lp = lp if lp is not None else solve_master_lp(pool, solver=solver)
+        rounded = round_master(pool, lp.w)
+        if x is None or pool.integer_objective(rounded) < value - P.tolerance():
+            chosen, value, status = rounded, pool.integer_objective(rounded), "rounded"
+        if x is None:
+            warnings.warn("the integer master stopped (time_limit) without an incumbent; using the "
+                          "rounded LP solution", stacklevel=2)
+    if status == "optimal":
+        bound = value
+    gap = None if bound is None else max(0.0, value - bound) / max(abs(value), 1e-12)
+    return MasterMIP(chosen, value, bound, gap, status, name, time.perf_counter() - start)
+
+
+def round_master(pool: ConjunctionPool, w: np.ndarray) -> np.ndarray:
+    """Best 0/1 choice among the thresholds of a fractional master solution, and a greedy pass.
+
+    For every distinct positive value t of w the columns ``w >= t`` are tried (those within the
+    budget); then the best
+    of them is improved greedily by dropping any column whose removal lowers the objective.
+    Returns the boolean choice with the least master objective (never worse than choosing
+    nothing).
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
+    >>> _ = pool.add([(0,), (1,)])
+    >>> round_master(pool, np.array([0.6, 0.4])).tolist()
+    [True, False]
+    """
+    w = np.asarray(w, dtype=np.float64)
+    best = np.zeros(len(pool), dtype=bool)
+    best_value = pool.integer_objective(best)
+    for t in np.unique(w[w > 1e-9])[::-1]:
+        chosen = w >= t
+        if not pool.within_budget(chosen):
+            continue
+        value = pool.integer_objective(chosen)
+        if value < best_value - pool.problem.tolerance():
+            best, best_value = chosen, value
+    improved = True
+    while improved:  # drop columns while it helps (at most |chosen| passes)
+        improved = False
+        for k in np.flatnonzero(best):
+            trial = best.copy()
+            trial[k] = False
+            value = pool.integer_objective(trial)
+            if value < best_value - pool.problem.tolerance():
+                best, best_value, improved = trial, value, True
+    return best
+
+
+def _pulp_master(pool: ConjunctionPool, integral: bool, time_limit: float | None):
+    """The master in PuLP: (MasterLP or None, (x, bound, status, name) or None)."""
+    import pulp
+
+    P = pool.problem
+    K, p = len(pool), P.A_pos.shape[0]
+    backend = pulp_backend()
+    name = f"pulp-{backend.__name__}"
+    model = pulp.LpProblem("dnf_master", pulp.LpMinimize)
+    new_variable = getattr(model, "add_variable", None) or pulp.LpVariable  # PuLP >= 3.3 / older
+    category = pulp.LpBinary if integral else pulp.LpContinuous
+    w = [new_variable(f"w_{k}", 0, 1 if integral else None, cat=category) for k in range(K)]
+    xi = [new_variable(f"xi_{i}", 0, 1 if integral else None) for i in range(p)]
+    costs = pool.costs()
+    model += (pulp.lpSum(float(costs[k]) * w[k] for k in range(K))
+              + pulp.lpSum(float(P.pos_weight[i]) * xi[i] for i in range(p)))
+    rows = []
+    for i in range(p):  # model building in PuLP is row by row by design
+        constraint = pulp.lpSum(w[k] for k in np.flatnonzero(pool.cover[i])) + xi[i] >= 1
+        model += constraint, f"cover_{i}"
+        rows.append(constraint)
+    budget = None
+    if P.budget is not None:
+        budget = pulp.lpSum(float(1 + pool.sizes[k]) * w[k] for k in range(K)) <= float(P.budget)
+        model += budget, "budget"
+    kwargs = {"msg": False}
+    if time_limit is not None:
+        kwargs["timeLimit"] = float(time_limit)
+    if integral and backend is not getattr(pulp, "HiGHS", None):
+        kwargs["gapRel"] = 0.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        model.solve(backend(**kwargs))
+    status = pulp.LpStatus[model.status]
+    # a column in no constraint and of cost 0 is left out of the model by PuLP: its value is 0
+    values = np.array([v.value() or 0.0 for v in w], dtype=np.float64)
+    if integral:
+        if status == "Optimal":
+            return None, (values, None, "optimal", name)
+        if model.sol_status == pulp.LpSolutionIntegerFeasible:
+            return None, (values, None, "time_limit", name)
+        return None, (None, None, "time_limit", name)
+    if status != "Optimal":
+        raise SolverError(f"the master LP stopped without an optimum (PuLP status {status!r}); raise "
+                          "time_limit or shrink the problem")
+    mu = np.clip(np.array([c.pi for c in rows], dtype=np.float64), 0.0, P.pos_weight)
+    nu = max(0.0, -float(budget.pi)) if budget is not None else 0.0
+    wv = np.maximum(values, 0.0)
+    xiv = np.maximum(0.0, 1.0 - pool.cover @ wv)
+    return MasterLP(float(costs @ wv + P.pos_weight @ xiv), wv, xiv, mu, nu, name), None

@@ -1,0 +1,173 @@
+import numpy as np
+import pytest
+
+from logicrules.lp.colgen import generate_columns
+from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, round_master,
+                                  solve_master_lp, solve_master_mip)
+from logicrules.lp.pricing import Pricing, price_beam, reduced_costs
+
+from ._colgen_reference import (all_conjunctions, best_subset, brute_force_least, holds, master_dual_value,
+                                master_lp_value, random_rule_instance, reduced_cost)
+
+
+def _instance(seed, n=None, m=None):
+    rng = np.random.default_rng(seed)
+    n = n or int(rng.integers(6, 30))
+    m = m or int(rng.integers(2, 6))
+    A, y = random_rule_instance(rng, n, m, float(rng.uniform(0.3, 0.7)))
+    sw = rng.choice([0.5, 1.0, 2.0], size=n) if seed % 2 else None
+    lam = float(rng.choice([0.0, 0.1, 0.5, 1.0]))
+    budget = float(rng.choice([2.0, 5.0])) if seed % 3 == 0 else None
+    return rng, A, y, sw, lam, budget
+
+
+def _stacked(problem, mu):
+    """The merged rows as one matrix with per-row weights and duals (for the brute force)."""
+    A = np.vstack([problem.A_pos, problem.A_neg])
+    y = np.concatenate([np.ones(len(problem.pos_weight), bool), np.zeros(len(problem.neg_weight), bool)])
+    weight = np.concatenate([problem.pos_weight, problem.neg_weight])
+    mu_rows = np.concatenate([mu, np.zeros(len(problem.neg_weight))])
+    return A, y, weight, mu_rows
+
+
+def brute_force_pricer(problem, k, top_k=5):
+    def price(mu, nu):
+        A, y, weight, mu_rows = _stacked(problem, mu)
+        terms = all_conjunctions(problem.n_literals, k)
+        values = np.array([reduced_cost(A, y, weight, mu_rows, nu, problem.lam, t) for t in terms])
+        order = np.argsort(values, kind="stable")[:top_k]
+        return Pricing([terms[i] for i in order], values[order], float(values.min()), True, 0.0)
+    return price
+
+
+@pytest.mark.parametrize("solver", ["highs", "pulp"])
+def test_master_lp_and_duals_match_independent_formulations(solver):
+    for seed in range(12):
+        rng, A, y, sw, lam, budget = _instance(seed)
+        weight = np.ones(len(y)) if sw is None else sw
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        terms = [t for t in all_conjunctions(A.shape[1], 2) if rng.random() < 0.5]
+        pool = ConjunctionPool(problem)
+        pool.add(terms)
+        lp = solve_master_lp(pool, solver=solver)
+        # merging identical rows is exact: the unmerged LP and its dual LP have the same value
+        assert lp.objective == pytest.approx(master_lp_value(A, y, weight, lam, pool.terms, budget), abs=1e-6)
+        assert lp.objective == pytest.approx(master_dual_value(A, y, weight, lam, pool.terms, budget), abs=1e-6)
+        # the returned duals are feasible and reach the optimum (strong duality)
+        assert np.all(lp.mu >= 0) and np.all(lp.mu <= problem.pos_weight + 1e-9) and lp.nu >= 0
+        assert pool.reduced_costs(lp.mu, lp.nu).min(initial=0) >= -1e-6
+        dual = lp.mu.sum() - (budget or 0.0) * lp.nu
+        assert dual == pytest.approx(lp.objective, abs=1e-6)
+        assert np.allclose(lp.xi, np.maximum(0, 1 - pool.cover @ lp.w), atol=1e-9)
+
+
+def test_highs_and_pulp_masters_agree():
+    for seed in range(6):
+        _, A, y, sw, lam, budget = _instance(seed)
+        pool = ConjunctionPool(build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget))
+        pool.add(all_conjunctions(A.shape[1], 2))
+        a, b = solve_master_lp(pool), solve_master_lp(pool, solver="pulp")
+        assert a.objective == pytest.approx(b.objective, abs=1e-6)
+        assert b.solver.startswith("pulp-")
+        ia, ib = solve_master_mip(pool), solve_master_mip(pool, solver="pulp")
+        assert ia.objective == pytest.approx(ib.objective, abs=1e-6)
+
+
+def test_integer_master_is_exact_over_the_pool():
+    for seed in range(10):
+        rng, A, y, sw, lam, budget = _instance(seed)
+        weight = np.ones(len(y)) if sw is None else sw
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        pool = ConjunctionPool(problem)
+        terms = all_conjunctions(A.shape[1], 2)
+        pool.add([terms[i] for i in rng.permutation(len(terms))[:8]])
+        mip = solve_master_mip(pool)
+        best = best_subset(A, y, weight, lam, pool.terms, budget)
+        assert mip.status == "optimal" and mip.gap == 0.0
+        assert mip.objective == pytest.approx(best, abs=1e-7)
+        assert pool.integer_objective(mip.chosen) == pytest.approx(best, abs=1e-7)
+        assert solve_master_lp(pool).objective <= best + 1e-7
+        # the rounding is feasible for the same objective and never beats the optimum
+        rounded = round_master(pool, solve_master_lp(pool).w)
+        assert best - 1e-7 <= pool.integer_objective(rounded) <= pool.integer_objective(np.zeros(len(pool), bool))
+
+
+def test_pool_columns_and_reduced_costs():
+    _, A, y, sw, lam, _ = _instance(3, n=25, m=5)
+    problem = build_rule_set_problem(A, y, lam, sample_weight=sw)
+    terms = all_conjunctions(5, 3)
+    pool = ConjunctionPool(problem)
+    assert pool.add(terms + terms[:4]) == len(terms)
+    ext = conjunction_extents(problem.A_pos, terms)
+    for k, t in enumerate(terms):
+        assert np.array_equal(ext[:, k], holds(problem.A_pos, t))
+    rng = np.random.default_rng(0)
+    mu, nu = rng.random(len(problem.pos_weight)) * problem.pos_weight, 0.3
+    A2, y2, weight, mu_rows = _stacked(problem, mu)
+    direct = [reduced_cost(A2, y2, weight, mu_rows, nu, lam, t) for t in terms]
+    assert np.allclose(pool.reduced_costs(mu, nu), direct)
+    assert np.allclose(reduced_costs(problem, mu, nu, terms), direct)
+    with pytest.raises(ValueError, match="distinct literal indices"):
+        pool.add([(0, 0)])
+
+
+def test_column_generation_stops_only_without_negative_reduced_cost():
+    for seed in range(10):
+        _, A, y, sw, lam, budget = _instance(seed)
+        weight = np.ones(len(y)) if sw is None else sw
+        k = 2 if seed % 2 else 3
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        run = generate_columns(problem, brute_force_pricer(problem, k))
+        assert run.certified
+        least, _ = brute_force_least(*_stacked(problem, run.lp.mu), run.lp.nu, lam, k)
+        assert least >= -1e-6
+        # certified: the LP over the pool is the LP over every conjunction of <= k literals
+        full = master_lp_value(A, y, weight, lam, all_conjunctions(A.shape[1], k), budget)
+        assert run.lp.objective == pytest.approx(full, abs=1e-6)
+        assert run.lp_bound == pytest.approx(full, abs=1e-6)
+
+
+def test_stopped_column_generation_reports_a_valid_bound():
+    for seed in range(8):
+        _, A, y, sw, lam, budget = _instance(seed, n=30, m=5)
+        lam = max(lam, 0.1)
+        weight = np.ones(len(y)) if sw is None else sw
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        run = generate_columns(problem, brute_force_pricer(problem, 3, top_k=1), max_iterations=2)
+        full = master_lp_value(A, y, weight, lam, all_conjunctions(5, 3), budget)
+        assert run.lp_bound <= full + 1e-6
+        assert run.lp.objective >= full - 1e-6
+        assert run.certified == (run.lp_bound >= run.lp.objective - 1e-6 and run.history[-1]["added"] == 0)
+
+
+def test_beam_extends_terms_past_the_exact_class():
+    # the positive rows are exactly those where literals 0, 1, 2 and 3 all hold
+    rng = np.random.default_rng(5)
+    A = rng.random((200, 6)) < 0.7
+    y = A[:, :4].all(axis=1)
+    problem = build_rule_set_problem(A, y, lam=0.5)
+    mu = problem.pos_weight.copy()
+    beam = price_beam(problem, mu, 0.0, [(0,), (1,)], width=4, max_size=4)
+    assert beam.terms[0] == (0, 1, 2, 3) and not beam.complete
+    assert np.allclose(beam.reduced_costs, reduced_costs(problem, mu, 0.0, beam.terms))
+    # with only size-2 exact pricing, the beam brings the size-4 term into the pool
+    def beam_step(pool, mu, nu):
+        order = np.argsort(pool.reduced_costs(mu, nu))
+        return price_beam(problem, mu, nu, [pool.terms[k] for k in order if pool.sizes[k]][:4], width=4, max_size=4)
+    run = generate_columns(problem, brute_force_pricer(problem, 2), beam=beam_step)
+    assert (0, 1, 2, 3) in run.pool
+    assert any(h["source"] == "beam" and h["added"] for h in run.history)
+
+
+def test_bad_inputs():
+    A = np.zeros((3, 2), dtype=bool)
+    with pytest.raises(ValueError, match="one entry per row"):
+        build_rule_set_problem(A, [1, 0], 0.1)
+    with pytest.raises(ValueError, match="lam"):
+        build_rule_set_problem(A, [1, 0, 0], -1)
+    with pytest.raises(ValueError, match="budget"):
+        build_rule_set_problem(A, [1, 0, 0], 0.1, budget=-2)
+    with pytest.raises(ValueError, match="sample_weight"):
+        build_rule_set_problem(A, [1, 0, 0], 0.1, sample_weight=[1, -1, 1])
+    with pytest.raises(ValueError, match="solver"):
+        solve_master_lp(ConjunctionPool(build_rule_set_problem(A, [1, 0, 0], 0.1)), solver="cplex")
