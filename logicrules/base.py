@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
 
+from logicrules import probability
 from logicrules.formula import Formula, Literal
 from logicrules.validation import as_boolean_matrix
 
@@ -70,16 +71,29 @@ def make_binarizer(spec: Any):
 class RuleClassifier(ClassifierMixin, BaseEstimator):
     """Base class of rule classifiers: a Boolean formula over binarized attributes.
 
-    Subclasses store their parameters in a keyword-only ``__init__`` (one of them is
-    ``binarizer``), declare them in ``_parameter_constraints`` (scikit-learn's declarative
-    constraints, checked when ``fit`` starts) and implement :meth:`_fit_formula`. The positive class is ``classes_[1]`` (the larger label,
-    e.g. 1 for 0/1 targets and True for booleans); a row is predicted positive when the formula
-    holds on its binarized attributes.
+    Subclasses store their parameters in a keyword-only ``__init__`` (among them ``binarizer``
+    and ``pos_label``), declare them in ``_parameter_constraints`` (scikit-learn's declarative
+    constraints, checked when ``fit`` starts) and implement :meth:`_fit_formula`. The positive
+    class, the one the rule describes, is ``pos_label`` or, when that is None, ``classes_[1]``
+    (the larger label, e.g. 1 for 0/1 targets and True for booleans); a row is predicted
+    positive when the formula holds on its binarized attributes.
+
+    ``predict_proba`` and ``decision_function`` come from the rule's own training counts (see
+    :mod:`logicrules.probability`): a row on which a DNF rule fires gets the smoothed precision
+    ``(positives + 1) / (rows + 2)`` of its most precise firing term, a row on which it does not
+    fire the smoothed positive rate of the rows where no term fires (for a CNF rule the roles are
+    swapped: the failing clause of lowest precision, or the rows where every clause holds).
+    Estimates that disagree with the rule's decision are moved just past 1/2 on its side, so the
+    most probable class is always the predicted one; ``decision_function`` is the log-odds of
+    ``classes_[1]``. The estimates are training frequencies: calibrate them on held-out data
+    (``CalibratedClassifierCV``) when probabilities matter.
 
     Attributes
     ----------
     classes_ : ndarray of shape (2,)
-        Class labels; ``classes_[1]`` is the positive class.
+        Class labels, sorted.
+    pos_label_ : object
+        The class the rule describes (predicted where the formula holds).
     n_features_in_ : int
         Number of input columns.
     feature_names_in_ : ndarray of str
@@ -92,6 +106,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         The learned rule.
     rules_ : DataFrame
         :meth:`get_rules` on the training data.
+    cell_counts_ : ndarray of shape (n_cells + 1, 2)
+        Training rows (weighted) of the negative and of the positive class in every cell of the
+        rule (its terms or clauses, then the rest cell); ``predict_proba`` reads them.
+    cell_sides_ : ndarray of bool, shape (n_cells + 1,)
+        Whether each cell is on the positive side of the rule.
 
     Examples
     --------
@@ -110,7 +129,10 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _binarizer_default = "quantile"
-    _parameter_constraints: dict = {"binarizer": BINARIZER_CONSTRAINT}
+    _parameter_constraints: dict = {
+        "binarizer": BINARIZER_CONSTRAINT,
+        "pos_label": "no_validation",  # any label: checked against classes_ in fit
+    }
 
     # ----------------------------------------------------------------- fitting
     @abstractmethod
@@ -139,6 +161,22 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self._finish_fit(formula, names, Xb, y_bool)
         return self
 
+    def _resolve_pos_label(self) -> Any:
+        """``pos_label_`` from the ``pos_label`` parameter (None: ``classes_[1]``)."""
+        pos_label = getattr(self, "pos_label", None)
+        if pos_label is None:
+            return self.classes_[-1]
+        matches = [j for j, c in enumerate(self.classes_.tolist()) if c == pos_label]
+        if not matches:
+            raise ValueError(f"pos_label={pos_label!r} is not a class of y; the classes are "
+                             f"{self.classes_.tolist()}")
+        return self.classes_[matches[0]]
+
+    def _binary_labels(self) -> np.ndarray:
+        """``[negative class, positive class]``: the label predicted where the rule fails / holds."""
+        negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
+        return np.array([negative, self.pos_label_], dtype=self.classes_.dtype)
+
     def _validate_training_data(self, X, y) -> tuple[Any, np.ndarray]:
         """Check X and y, set ``classes_``, ``n_features_in_``, ``feature_names_in_``.
 
@@ -166,7 +204,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                 f"classes in y, got {len(self.classes_)}: {self.classes_[:10].tolist()}. "
                 "For a multiclass target, pick a positive class (y == label)."
             )
-        return X, np.asarray(y == self.classes_[1])
+        self.pos_label_ = self._resolve_pos_label()
+        return X, np.asarray(y == self.pos_label_)
 
     def _check_X(self, X, *, reset: bool):
         """Validate X's shape and column names without destroying categorical columns."""
@@ -207,6 +246,30 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self.attribute_names_ = list(names)
         self.formula_ = formula
         self.rules_ = self._rules_frame(Xb, y)
+        masks, sides, rest_side = self._cells(Xb)
+        y_index = y.astype(np.intp)
+        counts = probability.cell_counts(masks, y_index, 2)
+        # the rest cell holds the rows matched by no cell on the side the rule predicts for them
+        cells = probability.assign_cells(masks, sides, self._evaluate(Xb),
+                                         probability.smoothed_frequencies(counts)[:, 1])
+        rest = probability.cell_counts((cells == masks.shape[1])[:, None], y_index, 2)
+        self.cell_counts_ = np.vstack([counts, rest])
+        self.cell_sides_ = np.append(sides, rest_side)
+
+    def _cells(self, Xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, bool]:
+        """The rule's cells on binarized rows: membership (n, cells), their sides, the rest's side.
+
+        DNF: one cell per term (positive side), the rest (no term fires) negative. CNF: one cell
+        per clause, holding the rows on which it fails (negative side), the rest positive.
+        """
+        kind, terms = self._terms()
+        if not terms:
+            return np.zeros((Xb.shape[0], 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
+        masks = np.column_stack([
+            self._literal_matrix(Xb, term).all(axis=1) if kind == "dnf"
+            else ~self._literal_matrix(Xb, term).any(axis=1)
+            for term in terms])
+        return masks, np.full(len(terms), kind == "dnf"), kind != "dnf"
 
     # -------------------------------------------------------------- prediction
     def binarize(self, X) -> np.ndarray:
@@ -221,9 +284,57 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         return self.formula_.evaluate(Xb, feature_names=self.attribute_names_)
 
     def predict(self, X) -> np.ndarray:
-        """Predict ``classes_[1]`` where the formula holds and ``classes_[0]`` elsewhere."""
+        """Predict ``pos_label_`` where the formula holds and the other class elsewhere."""
         check_is_fitted(self, "formula_")
-        return self.classes_[self._evaluate(self.binarize(X)).astype(np.intp)]
+        return self._binary_labels()[self._evaluate(self.binarize(X)).astype(np.intp)]
+
+    def _proba(self, Xb: np.ndarray) -> np.ndarray:
+        """``predict_proba`` on binarized rows (a pure function of them and fitted counts)."""
+        predicted = self._evaluate(Xb)
+        masks, _, _ = self._cells(Xb)
+        frequencies = probability.smoothed_frequencies(self.cell_counts_)
+        cells = probability.assign_cells(masks, self.cell_sides_[:-1], predicted, frequencies[:-1, 1])
+        return self._binary_proba(frequencies[cells, 1], predicted)
+
+    def _binary_proba(self, positive: np.ndarray, predicted: np.ndarray) -> np.ndarray:
+        """Columns in ``classes_`` order from the positive class's estimate, made consistent
+        with the rule's decision ``predicted``."""
+        pos_column = int(self.classes_[1] == self.pos_label_)
+        P = np.empty((len(positive), 2))
+        P[:, pos_column] = positive
+        P[:, 1 - pos_column] = 1.0 - positive
+        return probability.consistent(P, np.where(predicted, pos_column, 1 - pos_column))
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities from the rule's training counts (see the class notes).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples, n_classes)
+            Columns in the order of ``classes_``; rows sum to 1 and their most probable class is
+            the one ``predict`` returns.
+        """
+        check_is_fitted(self, "formula_")
+        return self._proba(self.binarize(X))
+
+    def decision_function(self, X) -> np.ndarray:
+        """Log-odds of ``classes_[1]`` (positive exactly where it is predicted).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+
+        Returns
+        -------
+        ndarray of shape (n_samples,)
+            ``log(p1 / p0)`` of :meth:`predict_proba` (log-probabilities, shape
+            (n_samples, n_classes), for more than two classes).
+        """
+        return probability.log_odds(self.predict_proba(X))
 
     # ------------------------------------------------------------ presentation
     def to_sympy(self):
@@ -287,7 +398,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError("get_rules(X, y) needs y together with X")
         y = np.asarray(y)
-        return self._rules_frame(self.binarize(X), y == self.classes_[1])
+        return self._rules_frame(self.binarize(X), y == self.pos_label_)
 
     def explain(self, X) -> list[str]:
         """Say per row why the rule predicts what it does.
@@ -324,7 +435,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                         parts[i].append(f"clause {_term_text(term, kind)} fails")
                     elif prediction[i]:
                         parts[i].append(f"{_literal_text(term[witness[i]])} is true")
-        labels = self.classes_[prediction.astype(np.intp)]
+        labels = self._binary_labels()[prediction.astype(np.intp)]
         texts = []
         for i in range(n):
             if kind == "dnf" and not terms:
@@ -338,7 +449,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     def __str__(self) -> str:
         if hasattr(self, "formula_"):
-            return f"{type(self).__name__}: IF {self.formula_} THEN {self.classes_[1]} ELSE {self.classes_[0]}"
+            negative, positive = self._binary_labels()
+            return f"{type(self).__name__}: IF {self.formula_} THEN {positive} ELSE {negative}"
         return repr(self)
 
     def __sklearn_tags__(self):

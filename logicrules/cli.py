@@ -367,7 +367,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     predicted = model.predict(X)
     y_true = np.asarray(y)
     accuracy = float(accuracy_score(y_true, predicted))
-    f1 = float(f1_score(y_true, predicted, pos_label=model.classes_[1]))
+    f1 = float(f1_score(y_true, predicted, pos_label=model.pos_label_))
     if args.save:
         from logicrules.persistence import save_model
 
@@ -390,7 +390,7 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     print(f"data:     {description}")
     print(f"learner:  {args.learner} ({type(model).__name__})")
     print(f"rule:     {export_formula(model, args.format)}")
-    print(f"          IF rule THEN {model.classes_[1]} ELSE {model.classes_[0]}  "
+    print(f"          IF rule THEN {model._binary_labels()[1]} ELSE {model._binary_labels()[0]}  "
           f"({model.formula_.size} literals)")
     print(f"training: accuracy {accuracy:.4f}, F1 {f1:.4f}")
     print(f"fit time: {seconds:.2f} s")

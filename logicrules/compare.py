@@ -492,7 +492,7 @@ def compare_formulas(models: Mapping[str, Any], X: Any = None) -> pd.DataFrame:
     positive = {}
     if X is not None:
         for name, model in models.items():
-            positive[name] = np.asarray(model.predict(X)) == model.classes_[1]
+            positive[name] = np.asarray(model.predict(X)) == model.pos_label_
     rows = []
     for a, b in combinations(models, 2):
         ma, mb = models[a], models[b]
@@ -536,7 +536,7 @@ def restricted_ideal_dnf(model: Any, X: Any, y: Any, tie: str = "positive"):
     Parameters
     ----------
     model : fitted rule model
-        Its binarizer turns ``X`` into the attributes, and ``classes_[1]`` is the positive class.
+        Its binarizer turns ``X`` into the attributes, and ``pos_label_`` is the positive class.
     X, y : data
         Usually the model's training rows (raw, as given to ``fit``).
     tie : {"positive", "negative"}, default "positive"
@@ -560,7 +560,7 @@ def restricted_ideal_dnf(model: Any, X: Any, y: Any, tie: str = "positive"):
 
     if getattr(model, "formula_", None) is None:
         raise TypeError(f"{type(model).__name__} has no formula_: pass a fitted rule model")
-    positive = np.asarray(y) == model.classes_[1]
+    positive = np.asarray(y) == model.pos_label_
     features = sorted(str(a) for a in model.formula_.attributes)
     Xb = pd.DataFrame(model.binarize(X), columns=[str(a) for a in model.attribute_names_])
     return empirical_ideal_dnf(Xb, positive, features=features, tie=tie)

@@ -440,6 +440,8 @@ def load_model(path: str | os.PathLike) -> Any:
         model.formula_ = formula_from_json(document["formula"])
         for attr, value in document["state"].items():
             setattr(model, attr, _decode(value))
+        if not hasattr(model, "pos_label_"):  # written before pos_label existed: classes_[1]
+            model.pos_label_ = model.classes_[-1]
     except (KeyError, TypeError) as error:
         raise ValueError(f"{path!r}: malformed logicrules model file ({type(error).__name__}: {error})") from None
     return model

@@ -58,6 +58,8 @@ class OptimalPremiseClassifier(RuleClassifier):
         present.
     device : str, optional
         Device of the torch backend ("cuda", "cpu", ...).
+    pos_label : label, optional
+        The class the premise describes (predicted where it holds); ``classes_[1]`` when None.
 
     Attributes
     ----------
@@ -100,7 +102,7 @@ class OptimalPremiseClassifier(RuleClassifier):
 
     def __init__(self, *, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
-                 min_support: int = 0, backend: str = "auto", device: Any = None):
+                 min_support: int = 0, backend: str = "auto", device: Any = None, pos_label: Any = None):
         self.max_size = max_size
         self.objective = objective
         self.binarizer = binarizer
@@ -110,6 +112,7 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.min_support = min_support
         self.backend = backend
         self.device = device
+        self.pos_label = pos_label
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         frame = pd.DataFrame(Xb, columns=list(names), copy=False)

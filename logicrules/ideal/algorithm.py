@@ -271,6 +271,9 @@ class TypeTable:
         Whether a type with ``c1 / c == 1/2`` is predicted positive.
     keys : ndarray, shape (n_types,)
         Sorted lookup keys: int64 type codes (k <= 62) or packed rows as void scalars.
+    unseen : bool, default False
+        Prediction for types never seen in training (False in the paper: they are not in the
+        DNF).
 
     Examples
     --------
@@ -288,6 +291,7 @@ class TypeTable:
     positives: np.ndarray
     tie: str
     keys: np.ndarray
+    unseen: bool = False
 
     @property
     def n_features(self) -> int:
@@ -347,10 +351,11 @@ class TypeTable:
         return np.where(found, index, -1).astype(np.int64)
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        """The empirical ideal classifier on rows restricted to :attr:`features` (unseen: False)."""
+        """The empirical ideal classifier on rows restricted to :attr:`features` (unseen types:
+        :attr:`unseen`)."""
         index = self.lookup(X)
-        predicted = np.append(self.predicted, False)
-        return predicted[index]  # index -1 reads the appended False
+        predicted = np.append(self.predicted, bool(self.unseen))
+        return predicted[index]  # index -1 reads the appended prediction of unseen types
 
     def predict_proba(self, X: np.ndarray, unseen: float) -> np.ndarray:
         """Training ratio ``c1 / c`` of each row's type, ``unseen`` for types not in the table."""
@@ -363,8 +368,24 @@ class TypeTable:
                 for pattern in patterns.tolist()]
 
     def to_formula(self) -> Formula:
-        """The empirical ideal DNF: the disjunction of the predicted types (``FALSE`` if none)."""
+        """The empirical ideal classifier as a formula.
+
+        The disjunction of the predicted types (``FALSE`` if none) or, when unseen types are
+        predicted positive, the negation of the disjunction of the negative types.
+        """
+        if self.unseen:
+            return ~disjunction(*self._type_formulas(self.patterns[~self.predicted]))
         return disjunction(*self._type_formulas(self.patterns[self.predicted]))
+
+    def positive_codes(self) -> np.ndarray:
+        """Sorted type codes (k <= 62) predicted positive, unseen ones included when
+        :attr:`unseen` (all 2^k codes are then enumerated: only for small k)."""
+        if self.n_features > MAX_CODE_FEATURES:
+            raise ValueError(f"type codes hold at most {MAX_CODE_FEATURES} features")
+        if not self.unseen:
+            return self.keys[self.predicted].astype(np.int64)
+        return np.setdiff1d(np.arange(1 << self.n_features, dtype=np.int64),
+                            self.keys[~self.predicted].astype(np.int64))
 
     def to_frame(self) -> pd.DataFrame:
         """One row per realized type: ``type`` (its conjunction), ``count``, ``positives``,
@@ -438,7 +459,7 @@ def _selected_boolean(X: Any, features: Sequence[Any] | None) -> tuple[np.ndarra
 
 # ------------------------------------------------------------------------------- public API
 def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
-               tie: str = "positive") -> TypeTable:
+               tie: str = "positive", unseen: bool = False) -> TypeTable:
     """Count the realized types of the selected boolean features (Algorithm 1's scan).
 
     Parameters
@@ -452,6 +473,8 @@ def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
         omitted. Its order is the bit order of the type codes.
     tie : {"positive", "negative"}, default "positive"
         Prediction of a type with exactly half positives.
+    unseen : bool, default False
+        Prediction of a type never seen in the data.
 
     Returns
     -------
@@ -466,16 +489,19 @@ def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
     1      b      2          1    0.5       True
     """
     tie = _check_tie(tie)
+    if not isinstance(unseen, (bool, np.bool_)):
+        raise TypeError(f"unseen must be True or False, got {unseen!r}")
     Xs, keys = _selected_boolean(X, features)
     yb = as_boolean_target(y, Xs.shape[0])
-    return _type_table(Xs, yb, keys, tie)
+    return _type_table(Xs, yb, keys, tie, bool(unseen))
 
 
-def _type_table(X: np.ndarray, y: np.ndarray, features: tuple[Any, ...], tie: str) -> TypeTable:
+def _type_table(X: np.ndarray, y: np.ndarray, features: tuple[Any, ...], tie: str,
+                unseen: bool = False) -> TypeTable:
     """:func:`type_table` on a validated bool matrix (its columns are ``features``) and bool y."""
     keys, patterns, counts, positives = _count_types(X, y)
     return TypeTable(features=tuple(features), patterns=patterns, counts=counts,
-                     positives=positives, tie=tie, keys=keys)
+                     positives=positives, tie=tie, keys=keys, unseen=bool(unseen))
 
 
 def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,

@@ -35,9 +35,10 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from logicrules import probability
 from logicrules.base import RuleClassifier
 from logicrules.formula import Formula, Literal, conjunction, disjunction
-from logicrules.ideal.algorithm import TIES, TypeTable, _type_table
+from logicrules.ideal.algorithm import TypeTable, _type_table
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
 from logicrules.validation import Interval
 
@@ -48,6 +49,8 @@ __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
 _COMPACT_MAX_VARIABLES = 12
 #: Most candidate cells (candidates x rows or x type bins) scored at once by the wrapper.
 _WRAPPER_CELLS = 1 << 22
+#: Values of the ``tie`` parameter.
+TIE_RULES = ("majority", "positive", "negative")
 
 
 def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
@@ -120,9 +123,15 @@ class IdealDNFClassifier(RuleClassifier):
         class has at least two rows, a plain random split otherwise).
     tolerance : float, default 0.01
         Step 6: choose the smallest ``l`` within this validation accuracy of the best.
-    tie : {"positive", "negative"}, default "positive"
-        Whether a type with exactly half positives is predicted positive (the paper's text) or
-        negative (the paper's code).
+    tie : {"majority", "positive", "negative"}, default "majority"
+        Prediction of a type with exactly as many rows of both classes, and of a type never
+        seen in training. ``"majority"``: both go to the training majority class (the class of
+        the first training row when the classes are exactly balanced), which keeps the method
+        label-invariant: swapping the two labels swaps the predictions. ``"positive"``: ties
+        are positive and unseen types negative (the paper's text: the DNF of the types with
+        ``c1 / c >= 1/2``). ``"negative"``: both negative (the paper's code).
+    pos_label : label, optional
+        The class the formula describes (predicted where it holds); ``classes_[1]`` when None.
     simplify_max_variables : int, default 8
         Step 7 (SymPy's exact minimal DNF) runs when the formula has at most this many
         attributes; its cost grows exponentially (about 2 s for a random function of 8
@@ -149,12 +158,14 @@ class IdealDNFClassifier(RuleClassifier):
     type_table_ : TypeTable
         Types of the selected attributes on all training data (type, count, positives, ratio).
     ideal_formula_ : Formula
-        The empirical ideal DNF before simplification (one full conjunction per positive type).
+        The empirical ideal classifier before simplification: one full conjunction per
+        positive type or, when unseen types are predicted positive (``tie="majority"`` with a
+        positive majority), the negation of the disjunction of the negative types.
     formula_ : Formula
         The simplified DNF (see ``simplify_max_variables``), logically equivalent to
         ``ideal_formula_``; ``predict`` uses it.
     class_prior_ : float
-        Fraction of positive training rows: ``predict_proba`` of types never seen in training.
+        Fraction of positive training rows.
     validation_accuracy_ : float
         Validation accuracy of the chosen ``l``.
 
@@ -181,15 +192,15 @@ class IdealDNFClassifier(RuleClassifier):
         "max_features": [Interval(Integral, 1, None, closed="left")],
         "validation_size": [Interval(RealNotInt, 0, 1, closed="neither")],
         "tolerance": [Interval(Real, 0, None, closed="left")],
-        "tie": [StrOptions(set(TIES))],
+        "tie": [StrOptions(set(TIE_RULES))],
         "simplify_max_variables": [Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
     }
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
-                 validation_size=0.3, tolerance=0.01, tie="positive", simplify_max_variables=8,
-                 random_state=None):
+                 validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
+                 random_state=None, pos_label=None):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -199,6 +210,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.tie = tie
         self.simplify_max_variables = simplify_max_variables
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ parameters
     def _scorers(self) -> tuple[str, ...]:
@@ -233,16 +245,17 @@ class IdealDNFClassifier(RuleClassifier):
             return super().fit(X, y)  # fixed boolean data: nothing to re-binarize (_fit_formula)
         scorers = self._scorers()
         X, y_bool = self._validate_training_data(X, y)
+        rule = self._tie_rule(y_bool)
         train, valid = self._split(y_bool)
         Bt, stage_names = self._fit_binarizer(_rows(X, train))
         self._check_attributes(stage_names)
         stage_binarizer = self.binarizer_
         Bv = np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool)
-        stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers)
+        stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule)
         Xb, names = self._fit_binarizer(X)  # step 6: re-booleanize on all training data
         self._check_attributes(names)
         features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
-        self._fit_table(Xb, y_bool, names, features)
+        self._fit_table(Xb, y_bool, names, features, rule)
         self._finish_fit(self.formula_, names, Xb, y_bool)
         return self
 
@@ -250,14 +263,25 @@ class IdealDNFClassifier(RuleClassifier):
         """Steps 2-7 on already boolean data (``binarizer="passthrough"``): no re-binarization."""
         scorers = self._scorers()
         self._check_attributes(names)
+        rule = self._tie_rule(y)
         train, valid = self._split(y)
-        features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers)
-        self._fit_table(Xb, y, names, features)
+        features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers, rule)
+        self._fit_table(Xb, y, names, features, rule)
         return self.formula_
 
+    def _tie_rule(self, y: np.ndarray) -> tuple[str, bool]:
+        """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted."""
+        if self.tie != "majority":
+            return self.tie, False
+        n_pos = int(np.count_nonzero(y))
+        positive = 2 * n_pos > len(y) or (2 * n_pos == len(y) and bool(y[0]))
+        return ("positive" if positive else "negative"), positive
+
     def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Training and validation rows, stratified by class on a label-invariant coding (the
+        class of the first row is 0), so that swapping the labels keeps the split."""
         index = np.arange(len(y))
-        stratify = y if min(y.sum(), (~y).sum()) >= 2 else None
+        stratify = (y != y[0]) if min(y.sum(), (~y).sum()) >= 2 else None
         try:
             train, valid = train_test_split(index, test_size=self.validation_size,
                                             random_state=self.random_state, stratify=stratify)
@@ -274,13 +298,13 @@ class IdealDNFClassifier(RuleClassifier):
                              "check for constant or all-missing columns")
 
     def _search(self, Bt: np.ndarray, yt: np.ndarray, Bv: np.ndarray, yv: np.ndarray,
-                names: list[str], scorers: tuple[str, ...]) -> list[str]:
+                names: list[str], scorers: tuple[str, ...], rule: tuple[str, bool]) -> list[str]:
         """Steps 3-6: the path over l, and the chosen feature names (stage binarization)."""
         n_max = min(int(self.max_features), Bt.shape[1])
         if self.selection == "wrapper":
-            rows = _wrapper_path(Bt, yt, Bv, yv, n_max, self.tie)
+            rows = _wrapper_path(Bt, yt, Bv, yv, n_max, rule)
         else:
-            rows = _filter_path(Bt, yt, Bv, yv, n_max, self.tie, scorers)
+            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers)
         candidates = pd.DataFrame(
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
@@ -293,13 +317,14 @@ class IdealDNFClassifier(RuleClassifier):
         self.validation_accuracy_ = float(chosen["validation_accuracy"])
         return list(chosen["features"])
 
-    def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str]) -> None:
+    def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str],
+                   rule: tuple[str, bool]) -> None:
         """Steps 6-7: the ideal DNF of ``features`` on all rows, then its minimal DNF."""
         index = {name: j for j, name in enumerate(names)}
         columns = [index[f] for f in features]
         self.selected_features_ = list(features)
         self._selected_columns = np.array(columns, dtype=np.intp)
-        self.type_table_ = _type_table(np.ascontiguousarray(Xb[:, columns]), y, tuple(features), self.tie)
+        self.type_table_ = _type_table(np.ascontiguousarray(Xb[:, columns]), y, tuple(features), *rule)
         self.ideal_formula_ = self.type_table_.to_formula()
         if len(features) <= self.simplify_max_variables:
             self.formula_ = self.ideal_formula_.simplify(max_variables=int(self.simplify_max_variables))
@@ -310,14 +335,27 @@ class IdealDNFClassifier(RuleClassifier):
         self.class_prior_ = float(y.mean())
 
     # ------------------------------------------------------------------ prediction
-    def predict_proba(self, X) -> np.ndarray:
-        """Training fraction of positives of each row's type.
+    def _proba(self, Xb: np.ndarray) -> np.ndarray:
+        """Smoothed training class frequencies of each row's type (see :meth:`predict_proba`)."""
+        table = self.type_table_
+        index = table.lookup(Xb[:, self._selected_columns])
+        counts = np.column_stack([table.negatives, table.positives]).astype(np.float64)
+        prior = [[table.n_rows - table.positives.sum(), table.positives.sum()]]
+        frequencies = probability.smoothed_frequencies(np.vstack([counts, prior]))
+        return self._binary_proba(frequencies[index, 1], self._evaluate(Xb))
 
-        A row whose type (combination of the selected attributes) never occurred in the
-        training data gets the class prior ``class_prior_``; ``predict`` calls such rows
-        negative, as the ideal DNF does, so only there may ``predict`` differ from the more
-        probable class of ``predict_proba``. At an exact tie (ratio 1/2) ``predict`` follows
-        ``tie``.
+    def predict_proba(self, X) -> np.ndarray:
+        """Smoothed training frequency of the classes in each row's type.
+
+        A row's type is its combination of the selected attributes; its probability of the
+        positive class is ``(c1 + 1) / (c + 2)`` over the training rows of that type, and over
+        all training rows for a type never seen in training. Where that disagrees with
+        ``predict`` (an exact tie, an unseen type predicted by ``tie``) the predicted class is
+        moved just past 1/2, so the most probable class is always the predicted one.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
 
         Returns
         -------
@@ -325,9 +363,7 @@ class IdealDNFClassifier(RuleClassifier):
             Columns in the order of ``classes_``.
         """
         check_is_fitted(self, "type_table_")
-        Xb = self.binarize(X)
-        p = self.type_table_.predict_proba(Xb[:, self._selected_columns], unseen=self.class_prior_)
-        return np.column_stack([1.0 - p, p])
+        return self._proba(self.binarize(X))
 
 
 # -------------------------------------------------------------------------- selection paths
@@ -337,7 +373,7 @@ def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray, n_train: int) 
     return validation, training
 
 
-def _filter_path(Bt, yt, Bv, yv, n_max: int, tie: str, scorers: tuple[str, ...]) -> list[tuple]:
+def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...]) -> list[tuple]:
     """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types)."""
     counts = _counts(Bt, yt)
     orders = {name: rank_features(SCORERS[name](counts)) for name in scorers}
@@ -349,13 +385,13 @@ def _filter_path(Bt, yt, Bv, yv, n_max: int, tie: str, scorers: tuple[str, ...])
             cols = tuple(int(c) for c in orders[name][:l])
             key = frozenset(cols)
             if key not in cache:
-                table = _type_table(blocks[name][:, :l], yt, cols, tie)
+                table = _type_table(blocks[name][:, :l], yt, cols, *rule)
                 cache[key] = (*_accuracies(table, vblocks[name][:, :l], yv, len(yt)), table.n_types)
             rows.append((l, name, cols, *cache[key]))
     return rows
 
 
-def _wrapper_path(Bt, yt, Bv, yv, n_max: int, tie: str) -> list[tuple]:
+def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool]) -> list[tuple]:
     """Greedy forward selection maximizing the validation accuracy of the ideal DNF.
 
     The rows of both parts carry a compressed id of their current type. Adding candidate ``j``
@@ -371,19 +407,23 @@ def _wrapper_path(Bt, yt, Bv, yv, n_max: int, tie: str) -> list[tuple]:
     for l in range(1, n_max + 1):
         n_ids = int(ids.max()) + 1 if len(ids) else 1
         remaining = np.setdiff1d(np.arange(m, dtype=np.intp), chosen)
-        val_acc, train_acc = _score_candidates(ids, B_all, n_t, yt, yv, remaining, n_ids, tie)
+        val_acc, train_acc = _score_candidates(ids, B_all, n_t, yt, yv, remaining, n_ids, rule)
         order = np.lexsort((remaining, -train_acc, -val_acc))
         best = int(remaining[order[0]])
         chosen.append(best)
         ids = np.unique(ids * 2 + B_all[:, best], return_inverse=True)[1].reshape(-1)
-        table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), tie)
+        table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), *rule)
         v, t = _accuracies(table, np.ascontiguousarray(Bv[:, chosen]), yv, n_t)
         rows.append((l, "wrapper", tuple(chosen), v, t, table.n_types))
     return rows
 
 
-def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, tie):
-    """Validation and training accuracy of the ideal DNF after adding each candidate."""
+def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule):
+    """Validation and training accuracy of the ideal DNF after adding each candidate.
+
+    ``rule`` is ``(tie, unseen)``: the prediction of tied types and of types without rows.
+    """
+    tie, unseen = rule
     n_all = B_all.shape[0]
     n_bins = 2 * n_ids
     per_chunk = max(1, _WRAPPER_CELLS // max(n_all, 2 * n_bins))
@@ -398,7 +438,7 @@ def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, tie):
         hist = np.bincount((2 * new_t + yt[:, None]).ravel(), minlength=2 * c * n_bins)
         neg, pos = hist[0::2], hist[1::2]
         predicted = 2 * pos >= neg + pos if tie == "positive" else 2 * pos > neg + pos
-        predicted &= (neg + pos) > 0
+        predicted = np.where((neg + pos) > 0, predicted, bool(unseen))
         errors = np.where(predicted, neg, pos).reshape(c, n_bins).sum(axis=1)
         train_acc[start:start + c] = 1.0 - errors / max(n_t, 1)
         if len(yv):
@@ -489,8 +529,7 @@ def _prime_implicants(minterms: np.ndarray, k: int) -> tuple[np.ndarray, np.ndar
 def compact_dnf(table: TypeTable) -> Formula:
     """A short DNF equivalent to the table's ideal DNF, for too many variables for SymPy.
 
-    Prime implicants of the positive types (unseen types count as negative, as in the ideal
-    DNF), then the essential primes, then greedily the prime covering most still uncovered
+    Prime implicants of the positive types (unseen types as the table predicts them), then the essential primes, then greedily the prime covering most still uncovered
     positive types (ties: fewer literals, then lower code). Exact equivalence is kept; the
     number of terms is within a logarithmic factor of the minimum (greedy set cover).
 
@@ -505,7 +544,7 @@ def compact_dnf(table: TypeTable) -> Formula:
     k = table.n_features
     if k > 31:
         raise ValueError(f"compact_dnf handles at most 31 features, got {k}")
-    positive = table.keys[table.predicted].astype(np.int64)
+    positive = table.positive_codes()
     if len(positive) == 0:
         return disjunction()
     values, masks = _prime_implicants(positive, k)

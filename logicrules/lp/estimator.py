@@ -79,6 +79,9 @@ class LPRuleClassifier(RuleClassifier):
         stopped with an incumbent warns (``SolverWarning``) and uses it.
     random_state : None or int, default None
         Seeds row sampling and the inner cross-validation of ``lam="cv"``.
+    pos_label : label, optional
+        The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
+        ``class_weight`` keeps naming classes by their labels.
 
     Attributes
     ----------
@@ -123,7 +126,7 @@ class LPRuleClassifier(RuleClassifier):
 
     def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
                  screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
-                 time_limit=None, random_state=None):
+                 time_limit=None, random_state=None, pos_label=None):
         self.rule = rule
         self.lam = lam
         self.max_clauses = max_clauses
@@ -136,6 +139,7 @@ class LPRuleClassifier(RuleClassifier):
         self.max_m = max_m
         self.time_limit = time_limit
         self.random_state = random_state
+        self.pos_label = pos_label
 
     # ------------------------------------------------------------------ checks
     def _class_costs(self, y: np.ndarray) -> tuple[float, float]:
@@ -154,7 +158,8 @@ class LPRuleClassifier(RuleClassifier):
                or not np.isfinite(cost) or cost <= 0}
         if bad:
             raise ValueError(f"class_weight costs must be finite numbers > 0, got {bad}")
-        costs = float(cw.get(self.classes_[1], 1.0)), float(cw.get(self.classes_[0], 1.0))
+        negative, positive = self._binary_labels()
+        costs = float(cw.get(positive, 1.0)), float(cw.get(negative, 1.0))
         # only the ratio matters (lam is a fraction of the weighted rows): scale to a largest
         # cost of 1, so that costs such as 1e300 cannot overflow the LP's coefficients
         return costs[0] / max(costs), costs[1] / max(costs)

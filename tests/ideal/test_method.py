@@ -120,7 +120,14 @@ def test_tie_handling():
     assert str(neg.formula_) == "FALSE"
     assert pos.predict([[1], [0]]).tolist() == [1, 0]
     assert neg.predict([[1], [0]]).tolist() == [0, 0]
-    np.testing.assert_allclose(pos.predict_proba([[1]]), [[0.5, 0.5]])
+    # the tied type's smoothed frequency is 1/2: the predicted class is nudged above it
+    proba = pos.predict_proba([[1]])
+    np.testing.assert_allclose(proba, [[0.5, 0.5]])
+    assert proba[0, 1] > proba[0, 0]
+    # default: the tie goes to the training majority (class 0: 60 of 80 rows)
+    majority = IdealDNFClassifier(binarizer="passthrough", random_state=0).fit(X, y)
+    assert majority.predict([[1], [0]]).tolist() == [0, 0]
+    assert majority.predict_proba([[1]]).argmax(axis=1).tolist() == [0]
 
 
 def test_predict_proba_ratios_and_unseen_fallback():
@@ -132,20 +139,27 @@ def test_predict_proba_ratios_and_unseen_fallback():
     cols = [model.attribute_names_.index(f) for f in model.selected_features_]
     table = type_table(X[:, cols], y)
     index = table.lookup(X[:, cols])
-    np.testing.assert_allclose(proba[:, 1], table.ratio[index])
+    np.testing.assert_allclose(proba[:, 1], ((table.positives + 1) / (table.counts + 2))[index])
     # predict is the formula, and agrees with the type table everywhere (all 2^k rows)
     everything = np.array(list(itertools.product([0, 1], repeat=6)))
     formula_says = model.formula_.evaluate(everything, feature_names=model.attribute_names_)
     assert np.array_equal(model.predict(everything) == 1, formula_says)
     assert np.array_equal(model.type_table_.predict(everything[:, cols].astype(bool)), formula_says)
-    # a type never seen in training gets the class prior, and is predicted negative (the DNF)
+    # a type never seen in training gets the smoothed class prior and the majority class by
+    # default; the paper's conventions predict it negative (not in the DNF)
     X2 = np.array([[0, 0]] * 30 + [[0, 1]] * 30 + [[1, 0]] * 30)
     y2 = X2[:, 0] | X2[:, 1]
     model2 = IdealDNFClassifier(binarizer="passthrough", random_state=0).fit(X2, y2)
     assert model2.n_selected_ == 2
     assert model2.class_prior_ == pytest.approx(2 / 3)
-    np.testing.assert_allclose(model2.predict_proba([[1, 1]]), [[1 / 3, 2 / 3]])
-    assert model2.predict([[1, 1]]).tolist() == [0]
+    np.testing.assert_allclose(model2.predict_proba([[1, 1]]), [[31 / 92, 61 / 92]])
+    assert model2.predict([[1, 1]]).tolist() == [1]
+    assert str(model2.formula_) == "x0 OR x1"
+    paper = IdealDNFClassifier(binarizer="passthrough", tie="positive", random_state=0).fit(X2, y2)
+    assert paper.predict([[1, 1]]).tolist() == [0]
+    assert str(paper.formula_) == "(x0 AND NOT x1) OR (x1 AND NOT x0)"
+    proba = paper.predict_proba([[1, 1]])
+    assert proba[0, 0] > proba[0, 1] and proba[0, 0] == pytest.approx(0.5)
 
 
 def test_wrapper_candidate_scores_match_brute_force():
@@ -163,9 +177,10 @@ def test_wrapper_candidate_scores_match_brute_force():
         if len(remaining) == 0:
             continue
         tie = ["positive", "negative"][trial % 2]
-        val, tr = _score_candidates(ids, B_all, n_t, yt, yv, remaining, int(ids.max()) + 1, tie)
+        unseen = bool(trial % 3 == 0)
+        val, tr = _score_candidates(ids, B_all, n_t, yt, yv, remaining, int(ids.max()) + 1, (tie, unseen))
         for i, j in enumerate(remaining):
-            table = type_table(Bt, yt, features=chosen + [int(j)], tie=tie)
+            table = type_table(Bt, yt, features=chosen + [int(j)], tie=tie, unseen=unseen)
             assert val[i] == pytest.approx(np.mean(table.predict(Bv[:, chosen + [int(j)]]) == yv))
             assert tr[i] == pytest.approx(1 - table.training_errors / n_t)
 
