@@ -1,4 +1,5 @@
 """Formal concept analysis on a classic small context: prime operators, concepts, the lattice.
+===========================================================================================
 
 The "planets" context (Wille's teaching example): nine planets (objects) described by their
 size, their distance from the sun and whether they have a moon (attributes). We compute the
@@ -43,7 +44,7 @@ def planets() -> FormalContext:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("example_output/01"), help="folder for the outputs")
     parser.add_argument("--fast", action="store_true", help="(no effect: this example is always fast)")
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
 """The ideal DNF method on the Wisconsin breast cancer data.
+=========================================================
 
 The ideal classifier over a set S of Boolean features predicts, for every combination of their
 values (a "type"), the majority class of that type. It is the best possible formula over S, so
@@ -26,7 +27,7 @@ from logicrules.plot import plot_validation_path
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("example_output/02"), help="folder for the outputs")
     parser.add_argument("--fast", action="store_true", help="try at most 6 features instead of 10")
     args = parser.parse_args(argv)

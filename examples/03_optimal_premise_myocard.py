@@ -1,4 +1,5 @@
 """Optimal short premises on the myocardial infarction data.
+=========================================================
 
 A premise is a small formula built from attributes and their negations with AND and OR (at most
 k literals). For k <= 4 the search is exhaustive and exact: it returns THE premise with the
@@ -26,7 +27,7 @@ from logicrules.plot import plot_tp_tn
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("example_output/03"), help="folder for the outputs")
     parser.add_argument("--max-size", type=int, default=3, choices=[1, 2, 3, 4], help="largest premise size")
     parser.add_argument("--fast", action="store_true", help="premises of size <= 2 (overrides --max-size)")

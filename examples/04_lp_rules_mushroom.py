@@ -1,4 +1,5 @@
 """Boolean rules by linear programming (group testing) on the mushroom data.
+=========================================================================
 
 An OR-rule "literal_1 OR literal_2 OR ..." is a 0/1 choice of literals. Asking for the rule
 with the fewest errors plus lambda per literal is an integer program; its LP relaxation is
@@ -24,7 +25,7 @@ from logicrules.plot import plot_regularization_path
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("example_output/04"), help="folder for the outputs")
     parser.add_argument("--fast", action="store_true", help="train on 2000 rows and fewer lambdas")
     args = parser.parse_args(argv)

@@ -1,4 +1,5 @@
 """Compare the three rule learners and a random forest by cross-validation.
+========================================================================
 
 Each learner runs on the same stratified folds of a few bundled datasets; we get one tidy row
 per (dataset, learner, fold) with accuracy, F1, the rule's size and fit time, summarize it as
@@ -27,7 +28,7 @@ from logicrules.lp.estimator import LPRuleClassifier
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
     parser.add_argument("--out", type=Path, default=Path("example_output/05"), help="folder for the outputs")
     parser.add_argument("--fast", action="store_true", help="two datasets, 3 folds, smaller models")
     args = parser.parse_args(argv)

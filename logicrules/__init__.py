@@ -52,6 +52,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "export_formula": ".export",
         "to_latex": ".export",
         "to_query": ".export",
+        "report": ".model_report",
         # data
         "load_dataset": ".datasets",
         "list_datasets": ".datasets",

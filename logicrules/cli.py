@@ -1,4 +1,4 @@
-"""The ``logicrules`` command line: list data, fit a rule, predict with a saved rule, compare learners.
+"""The ``logicrules`` command line: list data, fit a rule, predict with it, report on it, compare learners.
 
 Usage (also ``python -m logicrules ...``)::
 
@@ -6,6 +6,7 @@ Usage (also ``python -m logicrules ...``)::
     logicrules fit breast_cancer_wisconsin --learner premise --max-size 2 --save model.json
     logicrules fit data.csv --target outcome --positive yes --learner lp --rule dnf --format latex
     logicrules predict --model model.json data.csv --explain --output predictions.csv
+    logicrules report model.json breast_cancer_wisconsin --output report.html
     logicrules compare hepatitis heart_disease_cleveland --learners ideal,premise,lp,rf --cv 10 --jobs 2
 
 ``DATA`` is a CSV file (with a header line; ``--target`` names the class column) or the name of a
@@ -151,6 +152,20 @@ def _parser() -> argparse.ArgumentParser:
     predict.add_argument("--explain", action="store_true",
                          help="add a column saying why the rule predicts what it does")
     predict.add_argument("--output", "-o", metavar="FILE", help="write the CSV here (default stdout)")
+
+    report = commands.add_parser(
+        "report", help="write a saved model's report as one HTML page",
+        description="Describe a model saved by `fit --save` on DATA in one self-contained HTML page: "
+                    "the rule in plain words, each term's support / precision / coverage, the "
+                    "confusion matrix, the learner's parameters and figure, and a data summary.")
+    report.add_argument("model", metavar="MODEL", help="model file (JSON) written by `fit --save`")
+    report.add_argument("data", metavar="DATA", help="CSV file or bundled dataset name, with its target")
+    _add_data_options(report)
+    report.add_argument("--output", "-o", metavar="FILE", default="report.html",
+                        help="the HTML file to write ('-' for stdout; default report.html)")
+    report.add_argument("--title", metavar="TEXT", help="heading of the page (default: the learner)")
+    report.add_argument("--no-figures", action="store_true",
+                        help="leave out the learner's figure (the LP's refits one rule per lambda)")
 
     compare = commands.add_parser(
         "compare", help="cross-validate several learners on several datasets",
@@ -413,19 +428,7 @@ def _cmd_predict(args: argparse.Namespace) -> int:
     frame, info = _read_table(args.data)
     if info is not None:
         frame, _ = load_dataset(info.name)
-    columns = getattr(model, "feature_names_in_", None)
-    if columns is None:
-        if frame.shape[1] != model.n_features_in_:
-            raise CommandError(f"the model expects {model.n_features_in_} columns, {args.data!r} has "
-                               f"{frame.shape[1]}")
-        X = frame
-    else:
-        columns = [str(c) for c in columns]
-        missing = [c for c in columns if c not in frame.columns]
-        if missing:
-            raise CommandError(f"{args.data!r} lacks column(s) the model was fitted on: "
-                               f"{', '.join(map(repr, missing))}")
-        X = frame[columns]
+    X = _model_columns(model, frame, args.data)
     out = pd.DataFrame({"row": frame.index, "prediction": model.predict(X)})
     if args.explain:
         out["explanation"] = model.explain(X)
@@ -437,6 +440,42 @@ def _cmd_predict(args: argparse.Namespace) -> int:
         print(f"wrote {len(out)} predictions to {args.output}", file=sys.stderr)
     else:
         out.to_csv(sys.stdout, index=False)
+    return 0
+
+
+def _model_columns(model, frame, data: str):
+    """The columns of ``frame`` the model was fitted on, in its order (or a clear error)."""
+    columns = getattr(model, "feature_names_in_", None)
+    if columns is None:
+        if frame.shape[1] != model.n_features_in_:
+            raise CommandError(f"the model expects {model.n_features_in_} columns, {data!r} has "
+                               f"{frame.shape[1]}")
+        return frame
+    columns = [str(c) for c in columns]
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise CommandError(f"{data!r} lacks column(s) the model was fitted on: "
+                           f"{', '.join(map(repr, missing))}")
+    return frame[columns]
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    from logicrules.model_report import report
+    from logicrules.persistence import load_model
+
+    model = load_model(args.model)
+    X, y, description, _ = _load_data(args.data, args.target, args.positive, args.drop)
+    page = report(model, _model_columns(model, X, args.data), y, title=args.title,
+                  description=description, figures=not args.no_figures)
+    if args.output == "-":
+        sys.stdout.write(page)
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(page)
+    except OSError as error:
+        raise CommandError(f"cannot write {args.output!r}: {error.strerror or error}") from None
+    print(f"wrote the report of {args.model} on {args.data} to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -483,7 +522,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
-_COMMANDS = {"datasets": _cmd_datasets, "fit": _cmd_fit, "predict": _cmd_predict, "compare": _cmd_compare}
+_COMMANDS = {"datasets": _cmd_datasets, "fit": _cmd_fit, "predict": _cmd_predict, "report": _cmd_report,
+             "compare": _cmd_compare}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -295,7 +295,7 @@ class TypeTable:
 
     @property
     def n_features(self) -> int:
-        """Number of features k = |S|."""
+        """Number of features k = ``|S|``."""
         return len(self.features)
 
     @property
@@ -512,7 +512,7 @@ def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = N
     The disjunction of the types realized in the data whose fraction of positives is at least
     1/2 (``tie="positive"``, the paper's text) or above 1/2 (``tie="negative"``, the paper's
     published code). No Boolean formula over the same features has fewer training errors. Types
-    not realized in the data are negative. Time O(n |S|): one vectorized pass computing integer
+    not realized in the data are negative. Time O(n ``|S|``): one vectorized pass computing integer
     type codes, then a histogram.
 
     Parameters
