@@ -33,6 +33,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "numpydoc",
     "sphinx_gallery.gen_gallery",
+    "logicrules_docs",
 ]
 
 templates_path = ["_templates"]
@@ -40,8 +41,10 @@ exclude_patterns = ["_build", "Thumbs.db", ".DS_Store", "auto_examples/*.ipynb",
                     "auto_examples/*.zip", "auto_examples/*.json", "auto_examples/*.md5"]
 root_doc = "index"
 html_theme = "alabaster"
-html_theme_options = {"description": "Short, provably optimal Boolean classifiers", "fixed_sidebar": False}
-html_static_path: list[str] = []
+html_theme_options = {"description": "Short, provably optimal Boolean classifiers", "fixed_sidebar": False,
+                      "page_width": "1180px", "sidebar_width": "220px"}
+html_static_path = ["_static"]
+html_css_files = ["logicrules.css"]
 html_show_sourcelink = False
 
 # autodoc / autosummary / numpydoc
@@ -87,9 +90,3 @@ sphinx_gallery_conf = {
     "plot_gallery": "True",
     "write_computation_times": False,
 }
-
-
-def setup(app):
-    app.connect("autodoc-skip-member", logicrules_docs.skip_member)
-    # Before autosummary (priority 500) reads the pages to generate its stubs.
-    app.connect("builder-inited", logicrules_docs.on_builder_inited, priority=100)

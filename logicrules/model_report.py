@@ -2,7 +2,7 @@
 
 :func:`report` writes the rule in plain words with the user's column names (each literal with
 what it means, including what a missing value does to it), every term's support, precision and
-coverage on the given data (the counts of :meth:`~logicrules.base.RuleClassifier.get_rules`), the
+coverage on the given data (the counts of :meth:`~logicrules.RuleClassifier.get_rules`), the
 confusion matrix, the learner and its parameters, a summary of the data (rows, class balance,
 missing values) and the learner's own figure where it has one: the validation path of the ideal
 method, the TP-TN plane of the premise search, the regularization path of the LP. Figures are

@@ -63,15 +63,16 @@ def test_every_public_name_is_in_the_api_reference(html):
     missing = []
     for scope, name in paths:
         page = (html / "api" / f"{scope}.html").read_text(encoding="utf-8")
-        own = html / "api" / "generated" / f"{scope}.{name}.html"
-        if own.is_file():
-            assert f'href="generated/{scope}.{name}.html"' in page, f"{scope}.{name} not linked from its page"
+        full = f"{scope}.{name}"
+        if (html / "api" / "generated" / f"{full}.html").is_file():
+            if not re.search(rf'href="generated/{re.escape(full)}\.html[#"]', page):
+                missing.append(f"{full} (its entry is not linked from the {scope} page)")
             continue
         # Documented at another path: the scope's page names it and links to that entry.
-        link = re.search(rf'<code[^>]*>(?:<span class="pre">)?{re.escape(scope)}\.{re.escape(name)}<.*?'
-                         rf'href="generated/([^"#]+\.html)', page, flags=re.S)
+        link = re.search(rf'<span class="pre">{re.escape(full)}</span></code>: '
+                         rf'<a class="reference internal" href="generated/([^"#]+\.html)[#"]', page)
         if link is None or not (html / "api" / "generated" / link.group(1)).is_file():
-            missing.append(f"{scope}.{name}")
+            missing.append(full)
     assert not missing, f"public names missing from the API reference: {missing}"
 
 

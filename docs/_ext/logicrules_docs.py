@@ -156,8 +156,8 @@ class ExampleArgv:
         return "ExampleArgv()"
 
 
-def on_builder_inited(app: Any) -> None:
-    """Sphinx hook: write the API pages into ``<source>/api`` before autosummary reads them."""
+def on_config_inited(app: Any, config: Any) -> None:
+    """Sphinx hook: write the API pages into ``<source>/api`` before the sources are listed."""
     write_api_pages(Path(app.srcdir) / "api")
 
 
@@ -170,3 +170,95 @@ def skip_member(app: Any, what: str, name: str, obj: Any, skip: bool, options: A
     if name.startswith("set_") and name.endswith("_request"):
         return True
     return None
+
+
+# --------------------------------------------------------------------------- measured tables
+RESULTS = Path(__file__).resolve().parents[2] / "benchmarks" / "RESULTS.md"
+
+
+def results_table(heading: str, results: Path = RESULTS) -> list[list[str]]:
+    """The first markdown table under the heading ``heading`` of ``benchmarks/RESULTS.md``.
+
+    Returns its rows (header first) as lists of cell texts. The heading is matched exactly,
+    without its ``#`` marks; a missing heading or table is an error naming both files, so a
+    renamed section fails the docs build instead of showing stale numbers.
+    """
+    lines = results.read_text(encoding="utf-8").splitlines()
+    starts = [i for i, line in enumerate(lines)
+              if line.startswith("#") and line.lstrip("#").strip() == heading]
+    if not starts:
+        raise ValueError(f"{results} has no heading {heading!r} (named by a results-table directive "
+                         "of the docs); update the directive to the heading's new text")
+    rows: list[list[str]] = []
+    for line in lines[starts[0] + 1:]:
+        if line.startswith("#"):
+            break
+        if line.startswith("|"):
+            cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+            if not all(set(cell) <= set("-: ") for cell in cells):
+                rows.append(cells)
+        elif rows:
+            break
+    if not rows:
+        raise ValueError(f"no table under the heading {heading!r} of {results}")
+    return rows
+
+
+def _cell(text: str) -> Any:
+    """A table cell: plain text with ``code`` spans (markdown backticks) as literals."""
+    from docutils import nodes
+
+    paragraph = nodes.paragraph()
+    for i, part in enumerate(text.split("`")):
+        if part:
+            paragraph += nodes.literal(part, part) if i % 2 else nodes.Text(part.replace("**", ""))
+    entry = nodes.entry()
+    entry += paragraph
+    return entry
+
+
+def _results_directive() -> type:
+    from docutils import nodes
+    from docutils.parsers.rst import Directive, directives
+
+    class ResultsTable(Directive):
+        """``.. results-table:: HEADING``: a table of benchmarks/RESULTS.md, numbers as measured."""
+
+        required_arguments = 1
+        final_argument_whitespace = True
+        option_spec = {"caption": directives.unchanged}
+
+        def run(self) -> list[Any]:
+            heading = self.arguments[0]
+            try:
+                rows = results_table(heading)
+            except ValueError as error:
+                raise self.error(str(error)) from None
+            width = len(rows[0])
+            table = nodes.table(classes=["results-table"])
+            caption = self.options.get("caption", heading)
+            title = nodes.title(caption, f"{caption} (benchmarks/RESULTS.md, \u201c{heading}\u201d)")
+            table += title
+            group = nodes.tgroup(cols=width)
+            table += group
+            group += [nodes.colspec(colwidth=1) for _ in range(width)]
+            head, body = nodes.thead(), nodes.tbody()
+            for target, block in ((head, rows[:1]), (body, rows[1:])):
+                for cells in block:
+                    row = nodes.row()
+                    row += [_cell(c) for c in (cells + [""] * width)[:width]]
+                    target += row
+            group += head
+            group += body
+            return [table]
+
+    return ResultsTable
+
+
+def setup(app: Any) -> dict[str, Any]:
+    """Sphinx extension entry point: the results-table directive and the build hooks."""
+    app.add_directive("results-table", _results_directive())
+    # Before Sphinx lists the source files and autosummary generates its stubs from them.
+    app.connect("config-inited", on_config_inited)
+    app.connect("autodoc-skip-member", skip_member)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
