@@ -185,13 +185,12 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        _check_no_missing_labels(y)
         X = self._check_X(X, reset=True)
         y = column_or_1d(check_array(y, ensure_2d=False, dtype=None, ensure_all_finite=False), warn=True)
         if len(y) != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} entries")
         check_classification_targets(y)
-        if pd.isna(y).any():
-            raise ValueError("y contains missing values; remove those rows or give them a class")
         self.classes_ = np.unique(y)
         if len(self.classes_) == 1:
             raise ValueError(
@@ -460,6 +459,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         tags.input_tags.string = True
         tags.input_tags.categorical = True
         return tags
+
+
+def _check_no_missing_labels(y: Any) -> None:
+    """Missing labels (None, NaN, pd.NA) fail here, before numpy sorts or stringifies them."""
+    missing = np.flatnonzero(pd.isna(np.asarray(y, dtype=object)).reshape(-1))
+    if missing.size:
+        raise ValueError(f"y contains {missing.size} missing value(s) (None/NaN), e.g. at position(s) "
+                         f"{missing[:5].tolist()}; remove those rows or give them a class")
 
 
 def _literal_text(literal: Literal) -> str:

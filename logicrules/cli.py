@@ -70,9 +70,9 @@ def _lam(text: str) -> float | str:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0 or 'cv', got {text!r}") from None
-    if not value >= 0:
-        raise argparse.ArgumentTypeError(f"must be a number >= 0 or 'cv', got {text!r}")
+        value = float("nan")
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"must be a fraction of the rows in [0, 1] or 'cv', got {text!r}")
     return value
 
 
@@ -328,7 +328,9 @@ def _make_learner(name: str, params: dict[str, Any]):
     from importlib import import_module
 
     module, cls = LEARNERS[name]
-    return getattr(import_module(module), cls)(**params)
+    learner = getattr(import_module(module), cls)(**params)
+    learner._validate_params()  # bad values fail here, once, not inside every fold
+    return learner
 
 
 def _make_reference(name: str, random_state: int):
@@ -510,8 +512,11 @@ def _cmd_compare(args: argparse.Namespace) -> int:
             raise UsageError(f"two datasets are named {label!r}; rename one of the files")
         datasets[label] = (X, y)
     scoring = tuple(s.strip() for s in args.scoring.split(",") if s.strip())
-    results = compare_learners(datasets, learners, cv=args.cv, scoring=scoring, n_jobs=args.jobs,
-                               random_state=args.random_state, verbose=0 if args.quiet else 1)
+    try:
+        results = compare_learners(datasets, learners, cv=args.cv, scoring=scoring, n_jobs=args.jobs,
+                                   random_state=args.random_state, verbose=0 if args.quiet else 1)
+    except RuntimeError as error:  # a fold failed: compare_learners names the learner and fold
+        raise CommandError(str(error)) from None
     if args.results:
         try:
             results.drop(columns=[c for c in ("estimator", "test_index") if c in results]).to_csv(

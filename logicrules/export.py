@@ -135,6 +135,16 @@ def _column(name: str) -> str:
     return f"`{name}`"
 
 
+def _first_column(model: Any, conditions: dict[str, Any]) -> str:
+    """Name of one input column of a fitted model (for a query of a constant rule)."""
+    names = getattr(model, "feature_names_in_", None)
+    if names is not None and len(names):
+        return str(names[0])
+    if conditions:
+        return next(iter(conditions.values())).column
+    return "x0"  # arrays: columns are named x0, x1, ...
+
+
 def _query_value(value: Any) -> str:
     from logicrules.fca.scaling import format_value
 
@@ -184,8 +194,10 @@ def to_query(model: Any, guard_missing: bool = False) -> str:
     Returns
     -------
     str
-        ``"(index == index)"`` for the rule TRUE (every row) and ``"(index != index)"`` for
-        FALSE (no row).
+        For the rule TRUE (every row) ``"(c.isna() or c.notna())"`` and for FALSE (no row)
+        ``"(c.isna() and c.notna())"``, with ``c`` the model's first input column. The query
+        compares with the values as typed at fit: a category column fitted on strings
+        (``"1"``) must be queried on strings, though ``predict`` also matches ``1``.
 
     Examples
     --------
@@ -203,12 +215,13 @@ def to_query(model: Any, guard_missing: bool = False) -> str:
         raise TypeError("to_query needs a fitted model (its binarizer maps attributes to columns), "
                         "not a bare Formula")
     conditions = _conditions_of(model)
+    col = _column(_first_column(model, conditions))
 
     def render(f: Formula) -> str:
-        if f is TRUE:
-            return "(index == index)"
+        if f is TRUE:  # a constant needs a column: pandas' query takes no bare True
+            return f"({col}.isna() or {col}.notna())"
         if f is FALSE:
-            return "(index != index)"
+            return f"({col}.isna() and {col}.notna())"
         if isinstance(f, Literal):
             try:
                 condition = conditions[str(f.attribute)]

@@ -31,12 +31,22 @@ import pandas as pd
 
 from logicrules.formula import FALSE, TRUE, And, Formula, Literal, Not, Or
 
-__all__ = ["FORMAT_VERSION", "formula_from_json", "formula_to_json", "load_model", "save_model"]
+__all__ = ["FORMAT_VERSION", "MAX_FORMULA_DEPTH", "formula_from_json", "formula_to_json", "load_model",
+           "save_model"]
 
 #: Version of the file layout written by :func:`save_model`; :func:`load_model` reads up to it.
 FORMAT_VERSION = 1
 #: Value of the ``format`` field identifying a logicrules model file.
 FORMAT_NAME = "logicrules.model"
+
+#: Deepest formula tree, and deepest nesting of other values, that :func:`load_model` reads.
+MAX_FORMULA_DEPTH = 200
+_MAX_VALUE_DEPTH = 64
+#: Bytes the arrays of one model file may take in memory, beyond 16 times the file's size
+#: (a JSON array of numbers takes at least 2 characters per 8-byte value).
+_ARRAY_BYTES_BASE = 1 << 26
+#: Array kinds a model file may hold (bool, int, unsigned, float, str, bytes, void; object).
+_ARRAY_KINDS = "biufUSV"
 
 #: Fitted attributes written in their own fields (not in ``state``).
 _CORE = ("classes_", "n_features_in_", "feature_names_in_", "binarizer_", "attribute_names_",
@@ -77,8 +87,20 @@ def formula_to_json(formula: Formula) -> dict:
     raise TypeError(f"cannot write a {type(formula).__name__} as a formula")
 
 
-def formula_from_json(tree: Any) -> Formula:
+def formula_from_json(tree: Any, *, max_depth: int = MAX_FORMULA_DEPTH) -> Formula:
     """Rebuild a formula written by :func:`formula_to_json` (same structure, not re-simplified).
+
+    Parameters
+    ----------
+    tree : dict
+        A tree of :func:`formula_to_json`.
+    max_depth : int, default :data:`MAX_FORMULA_DEPTH`
+        Deepest nesting read; a deeper tree raises ValueError (learned formulas are a few
+        levels deep, and a hostile file must not exhaust the stack).
+
+    Returns
+    -------
+    Formula
 
     Examples
     --------
@@ -87,21 +109,30 @@ def formula_from_json(tree: Any) -> Formula:
     >>> formula_from_json(formula_to_json(f)) == f
     True
     """
+    if max_depth < 1:
+        raise ValueError(f"formula nested more than {MAX_FORMULA_DEPTH} levels deep (or max_depth "
+                         "too small); a learned rule is a few levels deep")
     if not isinstance(tree, dict) or "op" not in tree:
-        raise ValueError(f"not a formula node: {tree!r}")
+        raise ValueError(f"not a formula node: {tree!r:.120}")
     op = tree["op"]
     if op == "true":
         return TRUE
     if op == "false":
         return FALSE
     if op == "literal":
-        return Literal(tree["attribute"], negated=bool(tree.get("negated", False)))
+        attribute, negated = tree.get("attribute"), tree.get("negated", False)
+        if not isinstance(attribute, (str, int)) or isinstance(attribute, bool) or not isinstance(negated, bool):
+            raise ValueError(f"malformed literal node {tree!r:.120}: 'attribute' must be a str or int and "
+                             "'negated' a bool")
+        return Literal(attribute, negated=negated)
     if op == "not":
-        return Not(formula_from_json(tree["operand"]))
+        return Not(formula_from_json(tree.get("operand"), max_depth=max_depth - 1))
     if op in ("and", "or"):
-        operands = [formula_from_json(t) for t in tree["operands"]]
+        if not isinstance(tree.get("operands"), list):
+            raise ValueError(f"malformed {op!r} node: 'operands' must be a list")
+        operands = [formula_from_json(t, max_depth=max_depth - 1) for t in tree["operands"]]
         return And(*operands) if op == "and" else Or(*operands)
-    raise ValueError(f"unknown formula operator {op!r}")
+    raise ValueError(f"unknown formula operator {op!r:.60}")
 
 
 # -------------------------------------------------------------------------------- values
@@ -177,17 +208,79 @@ def _encode_array(array: np.ndarray, where: str) -> dict:
     return out
 
 
-def _decode_array(spec: dict) -> np.ndarray:
-    shape = tuple(spec["shape"])
-    if spec["dtype"] == "object":
-        array = np.empty(len(spec["values"]), dtype=object)
-        array[:] = [_decode(v) for v in spec["values"]]
+class _Budget:
+    """What the values of one model file may still allocate, and how deep they may nest."""
+
+    def __init__(self, array_bytes: int) -> None:
+        self.array_bytes = array_bytes
+
+    def take(self, nbytes: int) -> None:
+        if nbytes > self.array_bytes:
+            raise ValueError("its arrays would take more memory than the file could describe "
+                             "(a dtype or shape out of proportion with the values written)")
+        self.array_bytes -= nbytes
+
+
+def _array_dtype(text: Any) -> np.dtype:
+    """A plain dtype of a model file (no subarray, no fields, no object pointers)."""
+    if not isinstance(text, str) or len(text) > 16:
+        raise ValueError(f"malformed array dtype {text!r:.40}")
+    try:
+        dtype = np.dtype(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"malformed array dtype {text!r:.40}") from None
+    if dtype.kind not in _ARRAY_KINDS or dtype.shape != () or dtype.fields is not None:
+        raise ValueError(f"array dtype {text!r} is not a plain dtype a model file may hold")
+    return dtype
+
+
+def _array_shape(spec: dict, n_values: int) -> tuple[int, ...]:
+    shape = spec.get("shape")
+    if (not isinstance(shape, list) or len(shape) > 32
+            or not all(isinstance(d, int) and not isinstance(d, bool) and d >= 0 for d in shape)):
+        raise ValueError(f"malformed array shape {shape!r:.60}")
+    if math.prod(shape) != n_values:
+        raise ValueError(f"array shape {shape} does not hold the {n_values} values written")
+    return tuple(shape)
+
+
+def _decode_array(spec: dict, budget: _Budget, depth: int) -> np.ndarray:
+    if not isinstance(spec, dict):
+        raise ValueError("malformed array")
+    if spec.get("dtype") == "object":
+        values = spec.get("values")
+        if not isinstance(values, list):
+            raise ValueError("malformed object array: 'values' must be a list")
+        shape = _array_shape(spec, len(values))
+        budget.take(8 * len(values))
+        array = np.empty(len(values), dtype=object)
+        array[:] = [_decode(v, budget, depth + 1) for v in values]
         return array.reshape(shape)
-    dtype = np.dtype(spec["dtype"])
+    dtype = _array_dtype(spec.get("dtype"))
     if "hex" in spec:
-        return np.frombuffer(bytes.fromhex(spec["hex"]), dtype=dtype).reshape(shape).copy()
-    values = [_decode(v) for v in spec["values"]]
-    return np.array(values, dtype=dtype).reshape(shape)
+        if not isinstance(spec["hex"], str) or len(spec["hex"]) % (2 * max(dtype.itemsize, 1)):
+            raise ValueError("malformed array: 'hex' does not hold whole items of its dtype")
+        n_values = len(spec["hex"]) // (2 * max(dtype.itemsize, 1))
+        shape = _array_shape(spec, n_values)
+        budget.take(len(spec["hex"]) // 2)
+        try:
+            data = bytes.fromhex(spec["hex"])
+        except ValueError:
+            raise ValueError("malformed array: 'hex' is not hexadecimal") from None
+        return np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    values = spec.get("values")
+    if not isinstance(values, list) or any(isinstance(v, (list, dict)) and not _is_float_tag(v) for v in values):
+        raise ValueError("malformed array: 'values' must be a flat list")
+    shape = _array_shape(spec, len(values))
+    budget.take(dtype.itemsize * len(values))
+    try:
+        return np.array([_decode(v, budget, depth + 1) for v in values], dtype=dtype).reshape(shape)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"array values do not fit its dtype {dtype.str}") from None
+
+
+def _is_float_tag(value: Any) -> bool:
+    return isinstance(value, dict) and len(value) == 1 and "$float" in value
 
 
 def _encode_frame(frame: pd.DataFrame, where: str) -> dict:
@@ -205,11 +298,14 @@ def _encode_frame(frame: pd.DataFrame, where: str) -> dict:
     return {"columns": columns, "index": [_encode(v, where) for v in frame.index.tolist()]}
 
 
-def _decode_frame(spec: dict) -> pd.DataFrame:
+def _decode_frame(spec: dict, budget: _Budget, depth: int) -> pd.DataFrame:
     data = {}
     for column in spec["columns"]:
-        values = [_decode(v) for v in column["values"]]
-        dtype = object if column["dtype"] == "object" else np.dtype(column["dtype"])
+        if not isinstance(column.get("values"), list):
+            raise ValueError("malformed frame column: 'values' must be a list")
+        values = [_decode(v, budget, depth + 1) for v in column["values"]]
+        dtype = object if column["dtype"] == "object" else _array_dtype(column["dtype"])
+        budget.take(8 * len(values))
         if dtype is object:
             array = np.empty(len(values), dtype=object)
             array[:] = values
@@ -217,51 +313,77 @@ def _decode_frame(spec: dict) -> pd.DataFrame:
             if "string" in column:
                 na = np.nan if column["string"]["na"] == "nan" else pd.NA
                 series = series.astype(pd.StringDtype(column["string"]["storage"], na_value=na))
-            data[_decode(column["name"])] = series
+            data[_decode(column["name"], budget, depth + 1)] = series
         else:
-            data[_decode(column["name"])] = pd.Series(values, dtype=dtype)
+            data[_decode(column["name"], budget, depth + 1)] = pd.Series(values, dtype=dtype)
     frame = pd.DataFrame(data)
-    index = [_decode(v) for v in spec["index"]]
+    index = [_decode(v, budget, depth + 1) for v in spec["index"]]
     if index != list(range(len(index))):
         frame.index = index
     return frame
 
 
-def _decode(value: Any) -> Any:
+def _decode(value: Any, budget: _Budget, depth: int = 0) -> Any:
+    if depth > _MAX_VALUE_DEPTH:
+        raise ValueError(f"values nested more than {_MAX_VALUE_DEPTH} levels deep")
     if isinstance(value, list):
-        return [_decode(v) for v in value]
+        return [_decode(v, budget, depth + 1) for v in value]
     if not isinstance(value, dict):
         return value
     if len(value) != 1:
         raise ValueError(f"malformed value in model file: {value!r:.120}")
     (tag, body), = value.items()
     if tag == "$float":
+        if body not in ("nan", "inf", "-inf"):
+            raise ValueError(f"malformed $float {body!r:.40}: only 'nan', 'inf' and '-inf' are written so")
         return float(body)
     if tag == "$tuple":
-        return tuple(_decode(v) for v in body)
+        return tuple(_decode(v, budget, depth + 1) for v in body)
     if tag == "$dict":
-        return {_decode(k): _decode(v) for k, v in body}
+        return {_decode(k, budget, depth + 1): _decode(v, budget, depth + 1) for k, v in body}
     if tag == "$array":
-        return _decode_array(body)
+        return _decode_array(body, budget, depth)
     if tag == "$frame":
-        return _decode_frame(body)
+        return _decode_frame(body, budget, depth)
     if tag == "$formula":
         return formula_from_json(body)
     if tag == "$dataclass":
         cls = _import_class(body["class"])
         if not dataclasses.is_dataclass(cls):
             raise ValueError(f"{body['class']!r} is not a dataclass")
-        return cls(**{k: _decode(v) for k, v in body["fields"].items()})
+        return cls(**{k: _decode(v, budget, depth + 1) for k, v in body["fields"].items()})
     if tag == "$estimator":
-        return _decode_estimator(body)
-    raise ValueError(f"unknown value tag {tag!r} in model file")
+        return _decode_estimator(body, budget, depth)
+    raise ValueError(f"unknown value tag {tag!r:.40} in model file")
 
 
-def _decode_estimator(body: dict) -> Any:
+def _decode_estimator(body: dict, budget: _Budget, depth: int) -> Any:
     cls = _import_class(body["class"])
     if not hasattr(cls, "get_params"):
         raise ValueError(f"{body['class']!r} is not an estimator")
-    return cls(**_decode(body["params"]))
+    estimator = cls(**_decode(body["params"], budget, depth + 1))
+    _check_params(estimator)
+    return estimator
+
+
+def _check_params(estimator: Any) -> None:
+    """The declared constraints of the estimator's parameters (what ``fit`` would check)."""
+    if hasattr(estimator, "_parameter_constraints"):
+        estimator._validate_params()
+
+
+def _set_state(obj: Any, state: Any, budget: _Budget, where: str, reserved: tuple[str, ...] = ()) -> None:
+    """Set the fitted attributes written by save_model; nothing may shadow a method or a parameter."""
+    if not isinstance(state, dict):
+        raise ValueError(f"malformed {where}: must be an object")
+    params = set(obj.get_params(deep=False))
+    for name, value in state.items():
+        fitted = name.endswith("_") or name.startswith("_")
+        if (not fitted or name.startswith("__") or name in reserved or name in params
+                or any(name in vars(klass) for klass in type(obj).__mro__)):
+            raise ValueError(f"{where} names {name!r:.60}, which is not a fitted attribute of "
+                             f"{type(obj).__name__}")
+        setattr(obj, name, _decode(value, budget))
 
 
 # ---------------------------------------------------------------------------- binarizers
@@ -287,7 +409,7 @@ def _encode_binarizer(binarizer: Any) -> dict | None:
     }
 
 
-def _decode_binarizer(spec: dict | None) -> Any:
+def _decode_binarizer(spec: dict | None, budget: _Budget) -> Any:
     if spec is None:
         return None
     from logicrules.fca.scaling import Condition, _BaseBinarizer
@@ -295,11 +417,14 @@ def _decode_binarizer(spec: dict | None) -> Any:
     cls = _import_class(spec["class"])
     if not issubclass(cls, _BaseBinarizer):
         raise ValueError(f"{spec['class']!r} is not a binarizer of logicrules")
-    binarizer = cls(**_decode(spec["params"]))
-    for name, value in spec["state"].items():
-        setattr(binarizer, name, _decode(value))
-    binarizer.conditions_ = [Condition(c["column"], c["op"], _decode(c["value"]))
+    binarizer = cls(**_decode(spec["params"], budget))
+    _check_params(binarizer)
+    _set_state(binarizer, spec["state"], budget, "binarizer state")
+    binarizer.conditions_ = [Condition(c["column"], c["op"], _decode(c["value"], budget))
                              for c in spec["conditions"]]
+    kinds = getattr(binarizer, "column_kinds_", None)
+    if not isinstance(kinds, dict) or not all(c.column in kinds for c in binarizer.conditions_):
+        raise ValueError("the binarizer's conditions name columns missing from its column_kinds_")
     return binarizer
 
 
@@ -398,8 +523,14 @@ def load_model(path: str | os.PathLike) -> Any:
         If ``path`` does not exist.
     ValueError
         If the file is not a logicrules model (not JSON, or no ``format`` field), was written
-        by a newer logicrules (format version above :data:`FORMAT_VERSION`), or names a class
-        outside logicrules.
+        by a newer logicrules (format version above :data:`FORMAT_VERSION`), names a class
+        outside logicrules, or does not describe a valid fitted model: parameters outside
+        their declared constraints, class labels that are not two sorted distinct labels,
+        ``attribute_names`` other than the binarizer's conditions in order, a formula over
+        other attributes or nested deeper than :data:`MAX_FORMULA_DEPTH`, an array whose dtype
+        is not plain or whose shape does not hold the values written (arrays never take more
+        memory than the file could describe, and every check runs before allocating), or a
+        fitted attribute that would shadow a method or parameter.
 
     Examples
     --------
@@ -410,38 +541,104 @@ def load_model(path: str | os.PathLike) -> Any:
         raise FileNotFoundError(f"no such model file: {path!r}")
     with open(path, encoding="utf-8") as handle:
         try:
-            document = json.load(handle)
+            text = handle.read()
+            document = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise ValueError(f"{path!r} is not a logicrules model file (not JSON)") from None
+        except RecursionError:
+            raise ValueError(f"{path!r}: malformed logicrules model file (JSON nested too deeply)") from None
     if not isinstance(document, dict) or document.get("format") != FORMAT_NAME:
         raise ValueError(f"{path!r} is not a logicrules model file (no 'format': {FORMAT_NAME!r} field)")
     version = document.get("format_version")
-    if not isinstance(version, int) or isinstance(version, bool):
-        raise ValueError(f"{path!r}: malformed format_version {version!r}")
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= 1000:
+        raise ValueError(f"{path!r}: malformed format_version {version!r:.40} (this logicrules "
+                         f"writes {FORMAT_VERSION})")
     if version > FORMAT_VERSION:
         raise ValueError(
             f"{path!r} was written by a newer logicrules (library "
-            f"{document.get('library_version', '?')}, model format {version}); this logicrules "
+            f"{document.get('library_version', '?')!s:.40}, model format {version}); this logicrules "
             f"{_library_version()} reads model formats up to {FORMAT_VERSION}: upgrade logicrules"
         )
+    budget = _Budget(16 * len(text) + _ARRAY_BYTES_BASE)
+    try:
+        model = _read_model(document, budget)
+    except ValueError as error:
+        raise ValueError(f"{path!r}: malformed logicrules model file: {str(error):.300}") from None
+    except (KeyError, TypeError, AttributeError, IndexError) as error:
+        raise ValueError(f"{path!r}: malformed logicrules model file ({type(error).__name__}: "
+                         f"{str(error):.300})") from None
+    except RecursionError:
+        raise ValueError(f"{path!r}: malformed logicrules model file (values nested too deeply)") from None
+    return model
+
+
+def _read_model(document: dict, budget: _Budget) -> Any:
+    """The model of a parsed model file, every field checked against the model class."""
     from logicrules.base import RuleClassifier
 
-    try:
-        cls = _import_class(document["class"])
-        if not issubclass(cls, RuleClassifier):
-            raise ValueError(f"{document['class']!r} is not a rule model")
-        model = cls(**_decode(document["params"]))
-        model.classes_ = _decode(document["classes"])
-        model.n_features_in_ = int(document["n_features_in"])
-        if document["feature_names_in"] is not None:
-            model.feature_names_in_ = _decode(document["feature_names_in"])
-        model.attribute_names_ = list(document["attribute_names"])
-        model.binarizer_ = _decode_binarizer(document["binarizer"])
-        model.formula_ = formula_from_json(document["formula"])
-        for attr, value in document["state"].items():
-            setattr(model, attr, _decode(value))
-        if not hasattr(model, "pos_label_"):  # written before pos_label existed: classes_[1]
-            model.pos_label_ = model.classes_[-1]
-    except (KeyError, TypeError) as error:
-        raise ValueError(f"{path!r}: malformed logicrules model file ({type(error).__name__}: {error})") from None
+    cls = _import_class(document["class"])
+    if not issubclass(cls, RuleClassifier):
+        raise ValueError(f"{document['class']!r} is not a rule model")
+    model = cls(**_decode(document["params"], budget))
+    _check_params(model)
+    model.classes_ = _read_classes(_decode(document["classes"], budget))
+    n_features = document["n_features_in"]
+    if not isinstance(n_features, int) or isinstance(n_features, bool) or n_features < 1:
+        raise ValueError(f"n_features_in must be an int >= 1, got {n_features!r:.40}")
+    model.n_features_in_ = n_features
+    if document["feature_names_in"] is not None:
+        names = _decode(document["feature_names_in"], budget)
+        if not isinstance(names, np.ndarray) or names.shape != (n_features,) \
+                or not all(isinstance(c, str) for c in names):
+            raise ValueError(f"feature_names_in must be {n_features} column names (n_features_in)")
+        model.feature_names_in_ = names
+    attributes = document["attribute_names"]
+    if not isinstance(attributes, list) or not all(isinstance(a, str) for a in attributes):
+        raise ValueError("attribute_names must be a list of str")
+    model.attribute_names_ = attributes
+    model.binarizer_ = _decode_binarizer(document["binarizer"], budget)
+    _check_attributes(model)
+    model.formula_ = formula_from_json(document["formula"])
+    unknown = {str(a) for a in model.formula_.attributes} - set(attributes)
+    if unknown:
+        raise ValueError(f"the formula uses attributes missing from attribute_names: {sorted(unknown)[:5]}")
+    _set_state(model, document["state"], budget, "state", reserved=_CORE)
+    if not hasattr(model, "pos_label_"):  # written before pos_label existed: classes_[1]
+        model.pos_label_ = model.classes_[-1]
+    if not any(model.pos_label_ == c for c in model.classes_.tolist()):
+        raise ValueError(f"pos_label_ {model.pos_label_!r:.40} is not one of the classes {model.classes_.tolist()}")
     return model
+
+
+def _read_classes(classes: Any) -> np.ndarray:
+    """Class labels: a 1-D array of two distinct labels, sorted as ``np.unique`` sorts them."""
+    if not isinstance(classes, np.ndarray) or classes.ndim != 1:
+        raise ValueError("classes must be a 1-D array of labels")
+    if len(classes) != 2:
+        raise ValueError(f"a rule model has exactly two classes, the file lists {len(classes)}: "
+                         f"{classes[:5].tolist()}")
+    try:
+        ordered = bool(classes[0] < classes[1])
+    except TypeError:
+        ordered = False
+    if not ordered:
+        raise ValueError(f"classes must be two distinct labels in increasing order, got {classes.tolist()}")
+    return classes
+
+
+def _check_attributes(model: Any) -> None:
+    """attribute_names must be what the binarizer (or, for passthrough, the input) produces."""
+    binarizer = model.binarizer_
+    if binarizer is None:
+        expected = ([str(c) for c in model.feature_names_in_] if hasattr(model, "feature_names_in_")
+                    else [f"x{j}" for j in range(model.n_features_in_)])
+        source = "the input columns (passthrough)"
+    else:
+        expected = [c.name for c in binarizer.conditions_]
+        source = "the binarizer's conditions"
+        if getattr(binarizer, "n_features_in_", None) != model.n_features_in_:
+            raise ValueError(f"the binarizer reads {getattr(binarizer, 'n_features_in_', None)} columns, "
+                             f"the model {model.n_features_in_} (n_features_in)")
+    if model.attribute_names_ != expected:
+        raise ValueError(f"attribute_names do not match {source} in order: "
+                         f"{model.attribute_names_[:4]} ... against {expected[:4]} ...")

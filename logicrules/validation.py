@@ -43,7 +43,7 @@ class Interval(_SklearnInterval):
         return super().is_satisfied_by(val)
 
 
-def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray:
+def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None, *, name: str = "X") -> np.ndarray:
     """``X`` as a 2-D bool array, or a ValueError naming the columns that are not 0/1.
 
     Parameters
@@ -52,6 +52,8 @@ def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray
         Booleans, or numbers / objects equal to 0 and 1.
     labels : sequence, optional
         Column names for the error message (column positions when omitted).
+    name : str, default "X"
+        How the error message calls the matrix.
 
     Returns
     -------
@@ -65,7 +67,7 @@ def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray
     """
     array = np.asarray(X)
     if array.ndim != 2:
-        raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {array.shape}")
+        raise ValueError(f"{name} must be 2-D (n_samples, n_features), got shape {array.shape}")
     if array.dtype == bool:
         return array
     try:
@@ -79,7 +81,7 @@ def as_boolean_matrix(X: Any, labels: Sequence[Any] | None = None) -> np.ndarray
     if bad:
         names = [str(labels[j]) if labels is not None else j for j in bad[:10]]
         raise ValueError(
-            f"X must be boolean (0/1); columns with other values or NaN: {names}"
+            f"{name} must be boolean (0/1); columns with other values or NaN: {names}"
             f"{' ...' if len(bad) > 10 else ''}; binarize raw data first (logicrules.fca.scaling)"
         )
     return values.astype(bool) if values is not None else array.astype(bool)

@@ -136,7 +136,9 @@ class Condition:
     Notes
     -----
     Under every operator except ``"is missing"`` a missing value makes the condition false.
-    ``"x != v"`` is true for a category never seen at fit (it differs from ``v``).
+    ``"x != v"`` is true for a category never seen at fit (it differs from ``v``). A value
+    equals a category when it is equal, or, failing that, when both read the same (``1``,
+    ``1.0`` and ``"1"``; see :meth:`MedianBinarizer.transform`).
 
     Examples
     --------
@@ -202,6 +204,17 @@ def _short_threshold(lo: float, hi: float, *, near_low: bool) -> float:
                 if inside and candidate < hi and abs(candidate - target) <= window:
                     return candidate
     return lo
+
+
+def _median(values: np.ndarray) -> float:
+    """``np.median`` of finite values, without overflow near the float limits (1e308)."""
+    with np.errstate(over="ignore"):
+        median = float(np.median(values))
+    if math.isfinite(median):
+        return median
+    middle = np.partition(values, [(values.size - 1) // 2, values.size // 2])
+    lo, hi = float(middle[(values.size - 1) // 2]), float(middle[values.size // 2])
+    return lo / 2 + hi / 2
 
 
 # --------------------------------------------------------------------------------------------
@@ -276,6 +289,47 @@ def _sorted_categories(series: pd.Series, column: str) -> list[Any]:
         return sorted(values)
     except TypeError:
         return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+def _category_text(value: Any) -> str:
+    """How a category reads, whatever its type: 1, 1.0, "1" and " 1 " all read "1".
+
+    It depends on ``str(value)`` alone (``_category_text(v) == _category_text(str(v))``).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (Integral, np.integer, float, np.floating)):
+        return format_value(value)
+    text = str(value).strip()
+    for parse in (int, float):
+        try:
+            return format_value(parse(text))
+        except (ValueError, OverflowError):
+            continue
+    return text
+
+
+def _category_codes(series: pd.Series, categories: pd.Index, missing: np.ndarray) -> np.ndarray:
+    """Position in ``categories`` of every value of ``series`` (-1: missing or unseen).
+
+    A value is first matched exactly; a value with no exact match is matched by its text
+    (:func:`_category_text`) to the one category that reads the same, so a column read as
+    strings at fit ("1", "2", "?") and as numbers at transform (1, 2) keeps its categories.
+    Texts that several fitted categories share (``"1"`` and ``1`` both seen at fit) match
+    nothing beyond their exact values.
+    """
+    values = pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
+    codes = categories.get_indexer(values)
+    unmatched = (codes < 0) & ~missing
+    if unmatched.any():
+        texts = pd.Series([_category_text(c) for c in categories], dtype=object)
+        unique = texts[~texts.duplicated(keep=False)]
+        by_text = dict(zip(unique.tolist(), unique.index.tolist()))
+        raw = values[unmatched].astype(str)  # a value reads as its str() reads
+        distinct = pd.Index(raw.unique())
+        found = np.array([by_text.get(_category_text(text), -1) for text in distinct], dtype=codes.dtype)
+        codes[unmatched] = found[distinct.get_indexer(raw)]
+    return codes
 
 
 # --------------------------------------------------------------------------------------------
@@ -527,9 +581,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
             if kind == "categorical":
                 seen = [v for op in ("==", "!=") if op in ops for v in ops[op][0]]
                 categories = pd.Index(list(dict.fromkeys(seen)), dtype=object, tupleize_cols=False)
-                codes = categories.get_indexer(
-                    pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
-                )
+                codes = _category_codes(series, categories, missing)
             elif set(ops) != {"is missing"}:  # an all-missing column may only have an indicator
                 numbers = _column_to_float(series, column)
                 self._check_finite(numbers, column)
@@ -563,6 +615,9 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         under ``missing="indicator"`` a column that had no missing value at fit has no
         ``is missing`` attribute, so a missing value there only makes its attributes false.
         A category unseen at fit makes every ``x == v`` false and every ``x != v`` true.
+        Categories are matched by value, and a value with no exact match by how it reads:
+        ``1``, ``1.0`` and ``"1"`` are the same category, so a column read as strings at fit
+        (a CSV column holding ``"?"``) and as numbers at transform keeps its meaning.
 
         Parameters
         ----------
@@ -677,7 +732,7 @@ class MedianBinarizer(_BaseBinarizer):
     def _threshold_conditions(
         self, column: str, present: np.ndarray, distinct: np.ndarray
     ) -> tuple[list[Condition], str | None]:
-        median = float(np.median(present))
+        median = _median(present)
         above = distinct[distinct > median]
         if above.size == 0:  # median = maximum: lower values, or missing ones, make it false
             return [Condition(column, ">=", median)], None

@@ -199,9 +199,9 @@ def _parse_memory(limit: int | str | None) -> int:
     """Bytes from an int or a string such as "512MB", "4GB", "1GiB"."""
     if limit is None:
         return DEFAULT_MEMORY_LIMIT
-    if isinstance(limit, (int, np.integer, float)) and not isinstance(limit, bool):
-        if limit <= 0:
-            raise ValueError(f"memory_limit must be positive, got {limit}")
+    if isinstance(limit, (int, np.integer, float, np.floating)) and not isinstance(limit, bool):
+        if not 0 < limit < float("inf"):
+            raise ValueError(f"memory_limit must be a positive, finite number of bytes, got {limit}")
         return int(limit)
     if isinstance(limit, str):
         match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*", limit.lower())

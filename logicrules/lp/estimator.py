@@ -47,8 +47,10 @@ class LPRuleClassifier(RuleClassifier):
         OR-rule on complemented literals for the complemented label); "dnf"/"cnf": rule sets by
         sequential covering, at most ``max_clauses`` terms/clauses; "m_of_n": a checklist that
         fires when at least m of n chosen literals hold.
-    lam : float or "cv", default 0.005
-        Cost of one literal as a fraction of the training rows (see module notes); ``"cv"``
+    lam : float in [0, 1] or "cv", default 0.005
+        Cost of one literal as a fraction of the training rows (see module notes; at lam = 1
+        one literal costs as much as misclassifying every row, so larger values could only
+        give the empty rule); ``"cv"``
         picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
         the larger lam, i.e. the smaller rule).
     max_clauses : int, default 5
@@ -112,7 +114,7 @@ class LPRuleClassifier(RuleClassifier):
     _parameter_constraints: dict = {
         **RuleClassifier._parameter_constraints,
         "rule": [StrOptions(set(RULE_KINDS))],
-        "lam": [Interval(Real, 0, None, closed="left"), StrOptions({"cv"})],
+        "lam": [Interval(Real, 0, 1, closed="both"), StrOptions({"cv"})],
         "max_clauses": [Interval(Integral, 1, None, closed="left")],
         "solver": [StrOptions(set(SOLVERS))],
         "screening": ["boolean"],

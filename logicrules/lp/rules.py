@@ -31,6 +31,7 @@ from logicrules.lp.model import build_problem, class_costs
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening, upper_bound
 from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
+from logicrules.validation import as_boolean_matrix, as_boolean_target
 
 __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
            "learn_m_of_n", "m_of_n_predict", "MAX_M_OF_N_TERMS"]
@@ -71,13 +72,11 @@ class MofNFit:
 
 
 def _check_data(A, y) -> tuple[np.ndarray, np.ndarray]:
-    A = np.asarray(A)
-    y = np.asarray(y)
-    if A.ndim != 2:
-        raise ValueError(f"A must be a 2-D boolean matrix, got {A.ndim} dimension(s)")
-    if y.shape != (A.shape[0],):
-        raise ValueError(f"y must have one entry per row of A ({A.shape[0]}), got shape {y.shape}")
-    return A.astype(bool, copy=False), y.astype(bool, copy=False)
+    """A as a 2-D bool matrix and y as a bool target of one entry per row (0/1 values only)."""
+    if sparse.issparse(A):
+        raise TypeError("A must be a dense boolean matrix; convert a sparse one with A.toarray()")
+    A = as_boolean_matrix(A, name="A")
+    return A, as_boolean_target(y, A.shape[0])
 
 
 def _sampling_fraction(row_sampling, n_positive: int) -> float | None:

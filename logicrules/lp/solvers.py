@@ -10,9 +10,11 @@ stopped with a feasible incumbent returns it with ``status="time_limit"`` and a
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from dataclasses import dataclass, field
+from numbers import Real
 
 import numpy as np
 from scipy import optimize, sparse
@@ -153,8 +155,9 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
     """
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; use one of {', '.join(SOLVERS)}")
-    if time_limit is not None and not (float(time_limit) > 0):
-        raise ValueError(f"time_limit must be > 0 seconds or None, got {time_limit!r}")
+    if time_limit is not None and (isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, Real)
+                                   or not 0 < time_limit < math.inf):
+        raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
     start = time.perf_counter()
     if solver == "highs":
         groups = _row_groups(problem.A_pos) if merge_rows and problem.n_rows > 1 else None
@@ -295,6 +298,10 @@ def _solve_pulp(problem: GroupTestingProblem, integral: bool, time_limit):
         model.solve(backend(**kwargs))
     status = pulp.LpStatus[model.status]
     values = np.array([v.value() if v.value() is not None else np.nan for v in w], dtype=np.float64)
+    # PuLP leaves out of the model a variable that is in no constraint and costs nothing (lam = 0,
+    # a literal that is 0 on every positive row): it has no value, and 0 is optimal for it
+    unconstrained = np.bincount(A.indices, minlength=n) == 0
+    values[unconstrained & np.isnan(values)] = 0.0
     if status != "Optimal":
         if integral and model.sol_status in (pulp.LpSolutionIntegerFeasible,) and not np.isnan(values).any():
             warnings.warn(f"the integer program hit its limit (time_limit={time_limit} s) before proving "
