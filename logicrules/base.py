@@ -8,6 +8,7 @@ around that (two-class targets with any labels, pandas column names, the binariz
 
 from __future__ import annotations
 
+import inspect
 from abc import abstractmethod
 from typing import Any
 
@@ -16,7 +17,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_array, check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted, column_or_1d,
+                                      has_fit_parameter, validate_data)
 
 from logicrules import probability
 from logicrules.formula import Formula, Literal
@@ -31,7 +33,7 @@ BINARIZER_CONSTRAINT = [StrOptions(set(BINARIZERS)), HasMethods(["fit", "transfo
                         None]
 
 
-def make_binarizer(spec: Any):
+def make_binarizer(spec: Any, categorical: Any = None):
     """Resolve a ``binarizer`` parameter into an unfitted transformer, or None for passthrough.
 
     Parameters
@@ -41,12 +43,28 @@ def make_binarizer(spec: Any):
         (:class:`QuantileBinarizer`), ``"threshold"`` (:class:`ThresholdBinarizer`, all-values
         scaling), ``"passthrough"`` (X is already 0/1 and is used as is), or a transformer with
         ``fit``, ``transform`` and ``get_feature_names_out`` (cloned, never fitted in place).
+    categorical : list of str or int, optional
+        Columns one-hot encoded whatever their dtype (the binarizers' ``categorical``); set on
+        the resolved binarizer, which must have that parameter.
 
     Examples
     --------
     >>> make_binarizer("quantile")
     QuantileBinarizer()
     """
+    binarizer = _resolve_binarizer(spec)
+    if categorical is None:
+        return binarizer
+    if binarizer is None:
+        raise ValueError("categorical names columns to one-hot encode, but binarizer='passthrough' "
+                         "uses X as it is; choose a binarizer or leave categorical=None")
+    if "categorical" not in binarizer.get_params(deep=False):
+        raise ValueError(f"categorical is set, but the binarizer {type(binarizer).__name__} has no "
+                         "categorical parameter; set the columns on the binarizer itself")
+    return binarizer.set_params(categorical=list(categorical))
+
+
+def _resolve_binarizer(spec: Any):
     if spec is None or spec == "passthrough":
         return None
     if isinstance(spec, str):
@@ -132,6 +150,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "binarizer": BINARIZER_CONSTRAINT,
         "pos_label": "no_validation",  # any label: checked against classes_ in fit
+        "categorical": [list, tuple, np.ndarray, None],
     }
 
     # ----------------------------------------------------------------- fitting
@@ -140,7 +159,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """Learn a formula over ``names`` from boolean ``Xb`` (n, m) and boolean ``y`` (n,)."""
 
     @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Binarize X, learn the rule and return self.
 
         Parameters
@@ -150,16 +169,29 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             matrix with ``binarizer="passthrough"``.
         y : array-like of shape (n_samples,)
             Target with exactly two distinct labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights: every count the learner makes (and the binarizer's
+            thresholds) is weighted, so integer weights act as repeating rows; rows of weight 0
+            are left out.
 
         Returns
         -------
         self
         """
-        X, y_bool = self._validate_training_data(X, y)
-        Xb, names = self._fit_binarizer(X)
-        formula = self._fit_formula(Xb, y_bool, names)
-        self._finish_fit(formula, names, Xb, y_bool)
+        X, y_bool, weights = self._validate_training_data(X, y, sample_weight)
+        Xb, names = self._fit_binarizer(X, weights)
+        formula = self._fit_weighted(Xb, y_bool, names, weights)
+        self._finish_fit(formula, names, Xb, y_bool, weights)
         return self
+
+    def _fit_weighted(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
+                      weights: np.ndarray | None) -> Formula:
+        """:meth:`_fit_formula`, passing ``sample_weight`` only when there are weights."""
+        if weights is None:
+            return self._fit_formula(Xb, y, names)
+        if "sample_weight" not in inspect.signature(self._fit_formula).parameters:
+            raise TypeError(f"{type(self).__name__} does not support sample_weight")
+        return self._fit_formula(Xb, y, names, sample_weight=weights)
 
     def _resolve_pos_label(self) -> Any:
         """``pos_label_`` from the ``pos_label`` parameter (None: ``classes_[1]``)."""
@@ -177,11 +209,12 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         negative = self.classes_[0] if self.classes_[1] == self.pos_label_ else self.classes_[1]
         return np.array([negative, self.pos_label_], dtype=self.classes_.dtype)
 
-    def _validate_training_data(self, X, y) -> tuple[Any, np.ndarray]:
-        """Check X and y, set ``classes_``, ``n_features_in_``, ``feature_names_in_``.
+    def _validate_training_data(self, X, y, sample_weight=None) -> tuple[Any, np.ndarray, np.ndarray | None]:
+        """Check X, y and the weights, set ``classes_``, ``n_features_in_``, ``feature_names_in_``.
 
-        Returns X (a DataFrame stays a DataFrame, anything else becomes a 2-D array) and the
-        boolean target ``y == classes_[1]``.
+        Returns X (a DataFrame stays a DataFrame, anything else becomes a 2-D array), the
+        boolean target ``y == pos_label_`` and the float weights (None without weights); rows
+        of weight 0 are removed from all three.
         """
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
@@ -191,6 +224,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if len(y) != X.shape[0]:
             raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)} entries")
         check_classification_targets(y)
+        weights = None
+        if sample_weight is not None:
+            weights = _check_sample_weight(sample_weight, np.empty((len(y), 0)), ensure_non_negative=True)
+            if not (weights > 0).all():
+                keep = np.flatnonzero(weights > 0)
+                X = X.iloc[keep] if hasattr(X, "iloc") else X[keep]
+                y, weights = y[keep], weights[keep]
         self.classes_ = np.unique(y)
         if len(self.classes_) == 1:
             raise ValueError(
@@ -204,7 +244,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                 "For a multiclass target, pick a positive class (y == label)."
             )
         self.pos_label_ = self._resolve_pos_label()
-        return X, np.asarray(y == self.pos_label_)
+        return X, np.asarray(y == self.pos_label_), weights
 
     def _check_X(self, X, *, reset: bool):
         """Validate X's shape and column names without destroying categorical columns."""
@@ -219,14 +259,19 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         validate_data(self, X, reset=reset, skip_check_array=True)
         return X
 
-    def _fit_binarizer(self, X) -> tuple[np.ndarray, list[str]]:
-        """Fit ``binarizer_`` on X and return the boolean matrix and attribute names."""
+    def _fit_binarizer(self, X, weights: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+        """Fit ``binarizer_`` on X (weighted when it accepts ``sample_weight``) and return the
+        boolean matrix and attribute names."""
         binarizer = getattr(self, "binarizer", self._binarizer_default)
-        self.binarizer_ = make_binarizer(binarizer)
+        self.binarizer_ = make_binarizer(binarizer, categorical=getattr(self, "categorical", None))
         if self.binarizer_ is None:
             names = self._input_names()
             return as_boolean_matrix(X, labels=self._input_names()), names
-        Xb = np.asarray(self.binarizer_.fit_transform(X), dtype=bool)
+        if weights is not None and has_fit_parameter(self.binarizer_, "sample_weight"):
+            self.binarizer_.fit(X, sample_weight=weights)
+        else:
+            self.binarizer_.fit(X)
+        Xb = np.asarray(self.binarizer_.transform(X), dtype=bool)
         return Xb, [str(name) for name in self.binarizer_.get_feature_names_out()]
 
     def _input_names(self) -> list[str]:
@@ -235,7 +280,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             return [str(c) for c in self.feature_names_in_]
         return [f"x{j}" for j in range(self.n_features_in_)]
 
-    def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray, y: np.ndarray) -> None:
+    def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray, y: np.ndarray,
+                    weights: np.ndarray | None = None) -> None:
         """Store the learned formula and its training statistics."""
         if not isinstance(formula, Formula):
             raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
@@ -247,11 +293,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self.rules_ = self._rules_frame(Xb, y)
         masks, sides, rest_side = self._cells(Xb)
         y_index = y.astype(np.intp)
-        counts = probability.cell_counts(masks, y_index, 2)
+        counts = probability.cell_counts(masks, y_index, 2, weights)
         # the rest cell holds the rows matched by no cell on the side the rule predicts for them
         cells = probability.assign_cells(masks, sides, self._evaluate(Xb),
                                          probability.smoothed_frequencies(counts)[:, 1])
-        rest = probability.cell_counts((cells == masks.shape[1])[:, None], y_index, 2)
+        rest = probability.cell_counts((cells == masks.shape[1])[:, None], y_index, 2, weights)
         self.cell_counts_ = np.vstack([counts, rest])
         self.cell_sides_ = np.append(sides, rest_side)
 

@@ -144,16 +144,19 @@ def _used_columns(model: Any, attributes: frozenset) -> int | None:
 
 
 def _run_fold(task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
-              return_estimator: bool) -> dict:
-    """Fit one learner on one fold's training rows and score it on the test rows."""
+              return_estimator: bool, w: np.ndarray | None = None) -> dict:
+    """Fit one learner on one fold's training rows and score it on the test rows (weighted by
+    ``w`` when given)."""
     from sklearn.base import clone
 
     model = clone(task["estimator"])
     train, test = task["train"], task["test"]
     X_train, X_test = _rows(X, train), _rows(X, test)
+    fit_weight = {} if w is None else {"sample_weight": w[train]}
+    score_weight = {} if w is None else {"sample_weight": w[test]}
     start = time.perf_counter()
     try:
-        model.fit(X_train, y[train])
+        model.fit(X_train, y[train], **fit_weight)
     except Exception as error:
         raise RuntimeError(
             f"{task['learner']} failed on dataset {task['dataset']!r}, fold {task['fold']}: "
@@ -162,7 +165,7 @@ def _run_fold(task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
     row: dict[str, Any] = {"dataset": task["dataset"], "learner": task["learner"], "fold": task["fold"]}
     seconds = time.perf_counter() - start
     for name, scorer in scorers.items():
-        row[name] = float(scorer(model, X_test, y[test]))
+        row[name] = float(scorer(model, X_test, y[test], **score_weight))
     formula = getattr(model, "formula_", None)
     if formula is not None:
         row.update(formula_size=int(formula.size), n_attributes=len(formula.attributes),
@@ -181,7 +184,7 @@ def _run_fold(task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
 def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
                      scoring: Any = ("accuracy", "f1"), n_jobs: int | None = 1,
                      random_state: int | None = 0, verbose: int = 1, client: Any = None,
-                     return_estimators: bool = False) -> pd.DataFrame:
+                     return_estimators: bool = False, sample_weight: Any = None) -> pd.DataFrame:
     """Cross-validate every learner on every dataset: one tidy row per (dataset, learner, fold).
 
     Parameters
@@ -219,6 +222,11 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
     return_estimators : bool, default False
         Add columns ``estimator`` (the fitted model of the fold) and ``test_index`` (positions
         of the fold's test rows), e.g. for :func:`compare_formulas` on one fold.
+    sample_weight : array-like or dict of str to array-like, optional
+        Row weights, one per row of the dataset (an array for a single dataset, or a dict
+        dataset name -> weights): every learner is fitted with the weights of its training
+        rows and scored with those of its test rows (a callable scorer is then called as
+        ``scorer(estimator, X, y, sample_weight=w)``). Folds are drawn over the rows as given.
 
     Returns
     -------
@@ -259,11 +267,16 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
         raise TypeError(f"cv must be an int or a splitter with split(X, y), got {cv!r}")
 
     data, tasks = [], []
-    for d, (name, X, y) in enumerate(_datasets(datasets)):
+    named = list(_datasets(datasets))
+    weights = _dataset_weights(sample_weight, [name for name, _, _ in named])
+    for d, (name, X, y) in enumerate(named):
         y01 = _binary_target(name, y)
         if len(y01) != len(X):
             raise ValueError(f"dataset {name!r}: X has {len(X)} rows but y has {len(y01)}")
-        data.append((X, y01))
+        w = weights.get(name)
+        if w is not None and len(w) != len(y01):
+            raise ValueError(f"sample_weight of dataset {name!r} has {len(w)} entries, the data {len(y01)} rows")
+        data.append((X, y01, w))
         folds = list(splitter.split(np.zeros((len(y01), 1)), y01))
         for learner, estimator in learners.items():
             for fold, (train, test) in enumerate(folds):
@@ -295,9 +308,24 @@ def _progress(total: int, verbose: int):
     return tqdm(total=total, desc="fold-tasks", unit="task")
 
 
-def _indexed_fold(i: int, task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
-                  return_estimator: bool) -> tuple[int, dict]:
-    return i, _run_fold(task, X, y, scorers, return_estimator)
+def _dataset_weights(sample_weight: Any, names: list[str]) -> dict[str, np.ndarray]:
+    """Weights per dataset name from ``compare_learners``'s ``sample_weight``."""
+    if sample_weight is None:
+        return {}
+    if isinstance(sample_weight, Mapping):
+        unknown = set(sample_weight) - set(names)
+        if unknown:
+            raise ValueError(f"sample_weight names unknown datasets {sorted(map(str, unknown))}; "
+                             f"the datasets are {names}")
+        return {name: np.asarray(w, dtype=np.float64) for name, w in sample_weight.items()}
+    if len(names) != 1:
+        raise ValueError("with several datasets, give sample_weight as a dict dataset name -> weights")
+    return {names[0]: np.asarray(sample_weight, dtype=np.float64)}
+
+
+def _indexed_fold(i: int, task: dict, X: Any, y: np.ndarray, w: np.ndarray | None,
+                  scorers: dict[str, Callable], return_estimator: bool) -> tuple[int, dict]:
+    return i, _run_fold(task, X, y, scorers, return_estimator, w)
 
 
 def _run_on_joblib(data, tasks, scorers, return_estimators, n_jobs, verbose) -> list[dict]:
@@ -326,9 +354,9 @@ def _run_on_dask(client, data, tasks, scorers, return_estimators, verbose) -> li
     scattered = [client.scatter(list(pair), broadcast=False) for pair in data]
     futures = {}
     for i, (d, task) in enumerate(tasks):
-        X_future, y_future = scattered[d]
+        X_future, y_future, w_future = scattered[d]
         future = client.submit(_run_fold, task, X_future, y_future, scorers, return_estimators,
-                               pure=False)
+                               w_future, pure=False)
         futures[future] = i
     bar = _progress(len(tasks), verbose)
     rows: list[dict | None] = [None] * len(tasks)

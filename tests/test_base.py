@@ -23,8 +23,8 @@ class BestLiteral(RuleClassifier):
     def __init__(self, *, binarizer="quantile"):
         self.binarizer = binarizer
 
-    def _fit_formula(self, Xb, y, names):
-        accuracy = (Xb == y[:, None]).mean(axis=0)
+    def _fit_formula(self, Xb, y, names, sample_weight=None):
+        accuracy = np.average(Xb == y[:, None], axis=0, weights=sample_weight)
         return Literal(names[int(np.argmax(accuracy))])
 
 

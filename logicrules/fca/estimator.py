@@ -60,6 +60,9 @@ class OptimalPremiseClassifier(RuleClassifier):
         Device of the torch backend ("cuda", "cpu", ...).
     pos_label : label, optional
         The class the premise describes (predicted where it holds); ``classes_[1]`` when None.
+    categorical : list of str or int, optional
+        Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
+        e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
 
     Attributes
     ----------
@@ -102,7 +105,8 @@ class OptimalPremiseClassifier(RuleClassifier):
 
     def __init__(self, *, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
-                 min_support: int = 0, backend: str = "auto", device: Any = None, pos_label: Any = None):
+                 min_support: int = 0, backend: str = "auto", device: Any = None, pos_label: Any = None,
+                 categorical: Any = None):
         self.max_size = max_size
         self.objective = objective
         self.binarizer = binarizer
@@ -113,6 +117,21 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.backend = backend
         self.device = device
         self.pos_label = pos_label
+        self.categorical = categorical
+
+    def fit(self, X, y):
+        """Binarize X, search the best premise and return self (see :meth:`RuleClassifier.fit`).
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        return super().fit(X, y)  # the premise search counts unweighted rows
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         frame = pd.DataFrame(Xb, columns=list(names), copy=False)

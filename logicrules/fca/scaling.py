@@ -21,8 +21,15 @@ short (``age > 54.5``) without lying about the split.
 Column kinds (decided at ``fit``): a bool column (numpy or pandas nullable ``boolean``), or a
 numeric column whose non-missing values lie in {0, 1}, is *binary*; a string, object or category
 column is *categorical* (an object column holding only numbers or only bools counts as numeric or
-binary); every other numeric column is *numeric*. Missing values (NaN, None, ``pd.NA``) follow
-the ``missing`` parameter.
+binary); every other numeric column is *numeric*. The ``categorical`` parameter overrides this
+inference: the columns it names (by name, or by position) are categorical whatever their dtype,
+so an integer code such as a chest-pain type 0-3 becomes one-hot ``cp == 0``, ..., ``cp == 3``
+instead of being cut at a threshold. Missing values (NaN, None, ``pd.NA``) follow the
+``missing`` parameter.
+
+Weighted fitting: ``fit(X, sample_weight=w)`` places the median and quantile thresholds at the
+weighted median and quantiles (rows of weight 0 are left out entirely), so that integer weights
+give the attributes of the data with every row repeated that many times.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ import pandas as pd
 from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin, _fit_context
 from sklearn.utils._param_validation import StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from logicrules.validation import Interval
 
@@ -218,6 +225,59 @@ def _median(values: np.ndarray) -> float:
 
 
 # --------------------------------------------------------------------------------------------
+# Weighted order statistics (integer weights: those of the data with repeated rows)
+
+
+def _weighted_sorted(values: np.ndarray, weights: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct sorted values and the cumulative weight up to each of them."""
+    distinct, inverse = np.unique(values, return_inverse=True)
+    return distinct, np.cumsum(np.bincount(inverse.reshape(-1), weights=weights, minlength=distinct.size))
+
+
+def _weighted_median(values: np.ndarray, weights: np.ndarray) -> float:
+    """``np.median`` of the values, each repeated ``weight`` times (any weights > 0).
+
+    The mean of the lower median (first value whose cumulative weight reaches half the total)
+    and the upper median (first value whose cumulative weight passes it), as ``np.median``
+    averages the two middle elements of an even number of values.
+
+    Examples
+    --------
+    >>> _weighted_median(np.array([1.0, 2.0, 5.0]), np.array([1.0, 1.0, 2.0]))
+    3.5
+    """
+    distinct, cum = _weighted_sorted(values, weights)
+    half = cum[-1] / 2
+    lower = distinct[min(np.searchsorted(cum, half, side="left"), distinct.size - 1)]
+    upper = distinct[min(np.searchsorted(cum, half, side="right"), distinct.size - 1)]
+    return _median(np.array([lower, upper]))
+
+
+def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """``np.quantile(..., method="linear")`` of the values each repeated ``weight`` times.
+
+    Element ``i`` of the repeated sorted sample is the first value whose cumulative weight
+    exceeds ``i``; the quantile at level ``q`` interpolates linearly at position
+    ``(total - 1) q`` as NumPy does.
+
+    Examples
+    --------
+    >>> _weighted_quantiles(np.array([1.0, 2.0, 5.0]), np.array([1.0, 1.0, 2.0]), np.array([0.5]))
+    array([3.5])
+    """
+    distinct, cum = _weighted_sorted(values, weights)
+    position = (cum[-1] - 1) * np.asarray(levels, dtype=np.float64)
+    below = np.floor(position)
+
+    def at(i):
+        return distinct[np.minimum(np.searchsorted(cum, i, side="right"), distinct.size - 1)]
+
+    a, b, t = at(below), at(below + 1), position - below
+    diff = b - a  # NumPy's _lerp: exact at both ends
+    return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
+
+
+# --------------------------------------------------------------------------------------------
 # Input handling
 
 
@@ -362,7 +422,31 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
     # ---- parameters and input -------------------------------------------------------------
 
-    _parameter_constraints: dict = {"missing": [StrOptions(set(MISSING_POLICIES))]}
+    _parameter_constraints: dict = {
+        "missing": [StrOptions(set(MISSING_POLICIES))],
+        "categorical": [list, tuple, np.ndarray, None],
+    }
+
+    def _categorical_columns(self, columns: list[str]) -> set[str]:
+        """The column names that ``categorical`` (names or positions) declares categorical."""
+        spec = getattr(self, "categorical", None)
+        if spec is None:
+            return set()
+        chosen = set()
+        for entry in list(spec):
+            if isinstance(entry, (Integral, np.integer)) and not isinstance(entry, (bool, np.bool_)):
+                if not 0 <= int(entry) < len(columns):
+                    raise ValueError(f"categorical: column position {int(entry)} is out of range "
+                                     f"(X has {len(columns)} columns)")
+                chosen.add(columns[int(entry)])
+            elif isinstance(entry, str):
+                if entry not in columns:
+                    raise ValueError(f"categorical: {entry!r} is not a column of X; the columns are "
+                                     f"{columns[:10]}{' ...' if len(columns) > 10 else ''}")
+                chosen.add(entry)
+            else:
+                raise TypeError(f"categorical must list column names or positions, got {entry!r}")
+        return chosen
 
     def _as_frame(self, X: Any, *, reset: bool) -> pd.DataFrame:
         """Validate X and return it as a DataFrame whose columns carry the fitted names."""
@@ -422,7 +506,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
     # ---- fit --------------------------------------------------------------------------------
 
     @_fit_context(prefer_skip_nested_validation=True)
-    def fit(self, X: Any, y: Any = None) -> _BaseBinarizer:
+    def fit(self, X: Any, y: Any = None, sample_weight: Any = None) -> _BaseBinarizer:
         """Learn the attributes from X (y is ignored).
 
         Parameters
@@ -431,21 +515,29 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
             Training data; DataFrame column names are kept, arrays get ``x0``, ``x1``, ...
         y : ignored
             Accepted for pipeline compatibility.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights: thresholds are placed at weighted medians / quantiles,
+            and rows of weight 0 are ignored (as if absent).
 
         Returns
         -------
         self
         """
         data = self._as_frame(X, reset=True)
+        weights = None
+        if sample_weight is not None:
+            weights = _check_sample_weight(sample_weight, data, ensure_non_negative=True)
+            data, weights = data[weights > 0], weights[weights > 0]
         missing = data.isna().to_numpy()
         self._check_missing(data, missing)
+        declared = self._categorical_columns(list(data.columns))
 
         kinds: dict[str, str] = {}
         candidates: list[Condition] = []
         reasons: dict[str, str] = {}
         for j, column in enumerate(data.columns):
             series = data.iloc[:, j]
-            kind = _column_kind(series, column)
+            kind = "categorical" if column in declared else _column_kind(series, column)
             if kind == "categorical":
                 conditions, reason = self._categorical_conditions(
                     column, _sorted_categories(series, column)
@@ -458,7 +550,8 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                     kind = "binary"
                 if kind == "binary" and not self._binary_as_single:
                     kind = "numeric"
-                conditions, reason = self._numeric_conditions(column, kind, present)
+                present_weights = None if weights is None else weights[~np.isnan(values)]
+                conditions, reason = self._numeric_conditions(column, kind, present, present_weights)
             if self.missing == "indicator" and missing[:, j].any():
                 conditions.append(Condition(column, "is missing"))
             kinds[column] = kind
@@ -499,7 +592,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         return False
 
     def _numeric_conditions(
-        self, column: str, kind: str, present: np.ndarray
+        self, column: str, kind: str, present: np.ndarray, weights: np.ndarray | None = None
     ) -> tuple[list[Condition], str | None]:
         if present.size == 0:
             return [], "all values missing"
@@ -508,15 +601,17 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
             reason = f"constant: the only value is {format_value(distinct[0])}"
             if kind == "binary":
                 return [Condition(column, "is true")], reason
-            return self._threshold_conditions(column, present, distinct)[0], reason
+            return self._threshold_conditions(column, present, distinct, weights)[0], reason
         if kind == "binary":
             return [Condition(column, "is true")], None
-        return self._threshold_conditions(column, present, distinct)
+        return self._threshold_conditions(column, present, distinct, weights)
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray
+        self, column: str, present: np.ndarray, distinct: np.ndarray,
+        weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
-        """Threshold attributes of a numeric column, and why there are none if so."""
+        """Threshold attributes of a numeric column (``weights``: of the present values), and
+        why there are none if so."""
         raise NotImplementedError(f"{type(self).__name__} defines no numeric thresholds")
 
     def _select(
@@ -717,6 +812,9 @@ class MedianBinarizer(_BaseBinarizer):
         columns; ``"false"``: a missing value makes every attribute of its column false;
         ``"indicator"``: as ``"false"``, plus an ``x is missing`` attribute for each column that
         had missing values at fit.
+    categorical : list of str or int, optional
+        Columns (names, or positions) made one-hot ``x == v`` whatever their dtype (e.g.
+        integer-coded categories); the others follow the dtype inference (module notes).
     {attributes}
     Examples
     --------
@@ -726,13 +824,15 @@ class MedianBinarizer(_BaseBinarizer):
     ['age > 55', 'sex == female', 'sex == male']
     """
 
-    def __init__(self, *, missing: str = "error") -> None:
+    def __init__(self, *, missing: str = "error", categorical: Any = None) -> None:
         self.missing = missing
+        self.categorical = categorical
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray
+        self, column: str, present: np.ndarray, distinct: np.ndarray,
+        weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
-        median = _median(present)
+        median = _median(present) if weights is None else _weighted_median(present, weights)
         above = distinct[distinct > median]
         if above.size == 0:  # median = maximum: lower values, or missing ones, make it false
             return [Condition(column, ">=", median)], None
@@ -766,6 +866,9 @@ class QuantileBinarizer(_BaseBinarizer):
         makes both ``x <= t`` and ``x > t`` (both ``x == v`` and ``x != v``) false.
     missing : {"error", "false", "indicator"}, default="false"
         See :class:`MedianBinarizer`.
+    categorical : list of str or int, optional
+        Columns (names, or positions) made one-hot ``x == v`` whatever their dtype (e.g.
+        integer-coded categories); the others follow the dtype inference (module notes).
     {attributes}
     Examples
     --------
@@ -785,23 +888,27 @@ class QuantileBinarizer(_BaseBinarizer):
     }
 
     def __init__(
-        self, *, n_thresholds: int = 9, negations: bool = True, missing: str = "false"
+        self, *, n_thresholds: int = 9, negations: bool = True, missing: str = "false",
+        categorical: Any = None,
     ) -> None:
         self.n_thresholds = n_thresholds
         self.negations = negations
         self.missing = missing
+        self.categorical = categorical
 
     def _negations(self) -> bool:
         return bool(self.negations)
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray
+        self, column: str, present: np.ndarray, distinct: np.ndarray,
+        weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
         if distinct.size <= self.n_thresholds + 1:
             gaps = np.arange(distinct.size - 1)
         else:
             levels = np.arange(1, self.n_thresholds + 1) / (self.n_thresholds + 1)
-            quantiles = np.quantile(present, levels)
+            quantiles = (np.quantile(present, levels) if weights is None
+                         else _weighted_quantiles(present, weights, levels))
             gaps = np.searchsorted(distinct, quantiles, side="right") - 1
             gaps = np.unique(gaps[gaps < distinct.size - 1])
         conditions = []
@@ -843,6 +950,9 @@ class ThresholdBinarizer(_BaseBinarizer):
     drop_constant : bool, default=False
         Remove attributes constant on the fitting data instead of keeping one representative of
         each constant extent.
+    categorical : list of str or int, optional
+        Columns (names, or positions) made one-hot ``x == v`` whatever their dtype (e.g.
+        integer-coded categories); the others follow the dtype inference (module notes).
     {attributes}
     Examples
     --------
@@ -860,9 +970,11 @@ class ThresholdBinarizer(_BaseBinarizer):
         "drop_constant": ["boolean"],
     }
 
-    def __init__(self, *, missing: str = "false", drop_constant: bool = False) -> None:
+    def __init__(self, *, missing: str = "false", drop_constant: bool = False,
+                 categorical: Any = None) -> None:
         self.missing = missing
         self.drop_constant = drop_constant
+        self.categorical = categorical
 
     def _drop_constant(self) -> bool:
         return bool(self.drop_constant)
@@ -871,7 +983,8 @@ class ThresholdBinarizer(_BaseBinarizer):
         return True
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray
+        self, column: str, present: np.ndarray, distinct: np.ndarray,
+        weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
         conditions = []
         for value in distinct.tolist():

@@ -213,13 +213,17 @@ def _row_keys(X: np.ndarray) -> np.ndarray:
     return packed.view(np.dtype((np.void, packed.shape[1]))).reshape(-1)
 
 
-def _count_types(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _count_types(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Realized types of bool X (n, k) with their counts and positives.
 
     Returns ``(keys, patterns, counts, positives)``: keys sorted ascending (int64 codes for
-    k <= 62, void byte strings beyond), patterns the bool truth assignments (u, k).
+    k <= 62, void byte strings beyond), patterns the bool truth assignments (u, k). With
+    ``weights`` (all > 0) the counts are float sums of the weights of the rows.
     """
     n, k = X.shape
+    if weights is not None:
+        return _count_weighted_types(X, y, weights)
     if k <= MAX_CODE_FEATURES:
         if k <= _MAX_DENSE_FEATURES and (1 << (k + 1)) <= max(1 << 12, 4 * n):
             if k == 0:  # one type, the empty conjunction
@@ -247,6 +251,24 @@ def _count_types(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, 
     return keys, X[first].copy(), counts, positives
 
 
+def _count_weighted_types(X: np.ndarray, y: np.ndarray, weights: np.ndarray
+                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_count_types` with float row weights: codes in row order, weighted histograms."""
+    n, k = X.shape
+    weights = np.asarray(weights, dtype=np.float64)
+    if k <= MAX_CODE_FEATURES:
+        keys, inverse = np.unique(type_codes(X), return_inverse=True)
+        bits = np.arange(k, dtype=np.int64)
+        patterns = ((keys[:, None] >> bits) & 1).astype(bool)
+    else:
+        keys, first, inverse = np.unique(_row_keys(X), return_index=True, return_inverse=True)
+        patterns = X[first].copy()
+    inverse = inverse.reshape(-1)
+    counts = np.bincount(inverse, weights=weights, minlength=len(keys))
+    positives = np.bincount(inverse, weights=np.where(y, weights, 0.0), minlength=len(keys))
+    return keys, patterns, counts, positives
+
+
 # ------------------------------------------------------------------------------- the table
 @dataclass(frozen=True, eq=False)
 class TypeTable:
@@ -263,9 +285,9 @@ class TypeTable:
         The attributes of S, in bit order: names, or column positions for unnamed arrays.
     patterns : ndarray of bool, shape (n_types, k)
         Truth assignment of each realized type.
-    counts : ndarray of int64, shape (n_types,)
+    counts : ndarray of int64 (float64 when weighted), shape (n_types,)
         Training rows of each type (``c``).
-    positives : ndarray of int64, shape (n_types,)
+    positives : ndarray of int64 (float64 when weighted), shape (n_types,)
         Positive training rows of each type (``c1``).
     tie : {"positive", "negative"}
         Whether a type with ``c1 / c == 1/2`` is predicted positive.
@@ -304,9 +326,9 @@ class TypeTable:
         return len(self.counts)
 
     @property
-    def n_rows(self) -> int:
-        """Number of training rows counted."""
-        return int(self.counts.sum())
+    def n_rows(self) -> int | float:
+        """Number of training rows counted (their total weight when weighted)."""
+        return self.counts.sum().item()
 
     @property
     def negatives(self) -> np.ndarray:
@@ -325,9 +347,10 @@ class TypeTable:
         return doubled >= self.counts if self.tie == "positive" else doubled > self.counts
 
     @property
-    def training_errors(self) -> int:
-        """Training rows the empirical ideal classifier gets wrong (the least possible over S)."""
-        return int(np.where(self.predicted, self.negatives, self.positives).sum())
+    def training_errors(self) -> int | float:
+        """Training rows (weight, when weighted) the empirical ideal classifier gets wrong: the
+        least possible over S."""
+        return np.where(self.predicted, self.negatives, self.positives).sum().item()
 
     def lookup(self, X: np.ndarray) -> np.ndarray:
         """Index of each row's type in the table, -1 for types never seen in training.
@@ -459,7 +482,8 @@ def _selected_boolean(X: Any, features: Sequence[Any] | None) -> tuple[np.ndarra
 
 # ------------------------------------------------------------------------------- public API
 def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
-               tie: str = "positive", unseen: bool = False) -> TypeTable:
+               tie: str = "positive", unseen: bool = False,
+               sample_weight: ArrayLike | None = None) -> TypeTable:
     """Count the realized types of the selected boolean features (Algorithm 1's scan).
 
     Parameters
@@ -475,6 +499,9 @@ def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
         Prediction of a type with exactly half positives.
     unseen : bool, default False
         Prediction of a type never seen in the data.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative row weights: the counts become sums of weights (integer weights count as
+        repeated rows; rows of weight 0 are left out).
 
     Returns
     -------
@@ -493,19 +520,27 @@ def type_table(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
         raise TypeError(f"unseen must be True or False, got {unseen!r}")
     Xs, keys = _selected_boolean(X, features)
     yb = as_boolean_target(y, Xs.shape[0])
-    return _type_table(Xs, yb, keys, tie, bool(unseen))
+    weights = None
+    if sample_weight is not None:
+        from sklearn.utils.validation import _check_sample_weight
+
+        weights = _check_sample_weight(sample_weight, Xs, ensure_non_negative=True)
+        Xs, yb, weights = Xs[weights > 0], yb[weights > 0], weights[weights > 0]
+    return _type_table(Xs, yb, keys, tie, bool(unseen), weights)
 
 
 def _type_table(X: np.ndarray, y: np.ndarray, features: tuple[Any, ...], tie: str,
-                unseen: bool = False) -> TypeTable:
-    """:func:`type_table` on a validated bool matrix (its columns are ``features``) and bool y."""
-    keys, patterns, counts, positives = _count_types(X, y)
+                unseen: bool = False, weights: np.ndarray | None = None) -> TypeTable:
+    """:func:`type_table` on a validated bool matrix (its columns are ``features``) and bool y
+    (``weights``: positive float row weights, or None)."""
+    keys, patterns, counts, positives = _count_types(X, y, weights)
     return TypeTable(features=tuple(features), patterns=patterns, counts=counts,
                      positives=positives, tie=tie, keys=keys, unseen=bool(unseen))
 
 
 def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,
-                        tie: str = "positive", return_table: bool = False
+                        tie: str = "positive", return_table: bool = False,
+                        sample_weight: ArrayLike | None = None
                         ) -> Formula | tuple[Formula, TypeTable]:
     """The empirical ideal classifier over the selected features, as a DNF (Algorithm 1).
 
@@ -527,6 +562,8 @@ def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = N
         Whether a type with exactly half positives belongs to the DNF.
     return_table : bool, default False
         Also return the :class:`TypeTable` (type, count, positives, ratio).
+    sample_weight : array-like of shape (n,), optional
+        Non-negative row weights (types are then weighted majorities).
 
     Returns
     -------
@@ -548,6 +585,6 @@ def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = N
     >>> print(empirical_ideal_dnf(X, [1, 1, 0, 0]).simplify())
     fever
     """
-    table = type_table(X, y, features=features, tie=tie)
+    table = type_table(X, y, features=features, tie=tie, sample_weight=sample_weight)
     formula = table.to_formula()
     return (formula, table) if return_table else formula

@@ -82,10 +82,17 @@ def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
     return int(np.flatnonzero(acc >= acc.max() - tolerance - 1e-12)[0]) + 1
 
 
-def _counts(X: np.ndarray, y: np.ndarray) -> BooleanCounts:
+def _counts(X: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> BooleanCounts:
+    if w is not None:  # weighted sums: a 0/1 matrix product
+        return BooleanCounts(n=float(w.sum()), n_pos=float(w[y].sum()), true=w @ X,
+                             true_pos=np.where(y, w, 0.0) @ X)
     true = np.count_nonzero(X, axis=0).astype(np.int64)
     true_pos = np.count_nonzero(X[y], axis=0).astype(np.int64)
     return BooleanCounts(n=int(X.shape[0]), n_pos=int(y.sum()), true=true, true_pos=true_pos)
+
+
+def _part(w: np.ndarray | None, index: np.ndarray) -> np.ndarray | None:
+    return None if w is None else w[index]
 
 
 def _rows(X, index: np.ndarray):
@@ -132,6 +139,9 @@ class IdealDNFClassifier(RuleClassifier):
         ``c1 / c >= 1/2``). ``"negative"``: both negative (the paper's code).
     pos_label : label, optional
         The class the formula describes (predicted where it holds); ``classes_[1]`` when None.
+    categorical : list of str or int, optional
+        Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
+        e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
     simplify_max_variables : int, default 8
         Step 7 (SymPy's exact minimal DNF) runs when the formula has at most this many
         attributes; its cost grows exponentially (about 2 s for a random function of 8
@@ -200,7 +210,7 @@ class IdealDNFClassifier(RuleClassifier):
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
-                 random_state=None, pos_label=None):
+                 random_state=None, pos_label=None, categorical=None):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -211,6 +221,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.simplify_max_variables = simplify_max_variables
         self.random_state = random_state
         self.pos_label = pos_label
+        self.categorical = categorical
 
     # ------------------------------------------------------------------ parameters
     def _scorers(self) -> tuple[str, ...]:
@@ -226,7 +237,7 @@ class IdealDNFClassifier(RuleClassifier):
 
     # --------------------------------------------------------------------- fitting
     @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
-    def fit(self, X, y):
+    def fit(self, X, y, sample_weight=None):
         """Run the seven steps of the ideal classifier method and return self.
 
         Parameters
@@ -235,46 +246,57 @@ class IdealDNFClassifier(RuleClassifier):
             Raw features (numeric, categorical, NaN for missing), or 0/1 with
             ``binarizer="passthrough"``.
         y : array-like of shape (n_samples,)
-            Target with exactly two labels; ``classes_[1]`` is the positive class.
+            Target with exactly two labels.
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights: the binarizer's medians, the scorers' counts, the type
+            histograms and the validation accuracies are weighted (integer weights count as
+            repeated rows; the validation split is drawn over the given rows, so it differs from
+            the split of the repeated data).
 
         Returns
         -------
         self
         """
         if self.binarizer is None or (isinstance(self.binarizer, str) and self.binarizer == "passthrough"):
-            return super().fit(X, y)  # fixed boolean data: nothing to re-binarize (_fit_formula)
+            # fixed boolean data: nothing to re-binarize (_fit_formula)
+            return super().fit(X, y, sample_weight=sample_weight)
         scorers = self._scorers()
-        X, y_bool = self._validate_training_data(X, y)
-        rule = self._tie_rule(y_bool)
+        X, y_bool, w = self._validate_training_data(X, y, sample_weight)
+        rule = self._tie_rule(y_bool, w)
         train, valid = self._split(y_bool)
-        Bt, stage_names = self._fit_binarizer(_rows(X, train))
+        Bt, stage_names = self._fit_binarizer(_rows(X, train), _part(w, train))
         self._check_attributes(stage_names)
         stage_binarizer = self.binarizer_
         Bv = np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool)
-        stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule)
-        Xb, names = self._fit_binarizer(X)  # step 6: re-booleanize on all training data
+        stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule,
+                                      _part(w, train), _part(w, valid))
+        Xb, names = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
         self._check_attributes(names)
         features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
-        self._fit_table(Xb, y_bool, names, features, rule)
-        self._finish_fit(self.formula_, names, Xb, y_bool)
+        self._fit_table(Xb, y_bool, names, features, rule, w)
+        self._finish_fit(self.formula_, names, Xb, y_bool, w)
         return self
 
-    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
+                     sample_weight: np.ndarray | None = None) -> Formula:
         """Steps 2-7 on already boolean data (``binarizer="passthrough"``): no re-binarization."""
         scorers = self._scorers()
         self._check_attributes(names)
-        rule = self._tie_rule(y)
+        w = sample_weight
+        rule = self._tie_rule(y, w)
         train, valid = self._split(y)
-        features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers, rule)
-        self._fit_table(Xb, y, names, features, rule)
+        features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers, rule,
+                                _part(w, train), _part(w, valid))
+        self._fit_table(Xb, y, names, features, rule, w)
         return self.formula_
 
-    def _tie_rule(self, y: np.ndarray) -> tuple[str, bool]:
+    def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool]:
         """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted."""
         if self.tie != "majority":
             return self.tie, False
-        n_pos = int(np.count_nonzero(y))
-        positive = 2 * n_pos > len(y) or (2 * n_pos == len(y) and bool(y[0]))
+        w = np.ones(len(y)) if w is None else w
+        n_pos, n = float(w[y].sum()), float(w.sum())
+        positive = 2 * n_pos > n or (2 * n_pos == n and bool(y[0]))
         return ("positive" if positive else "negative"), positive
 
     def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -298,13 +320,14 @@ class IdealDNFClassifier(RuleClassifier):
                              "check for constant or all-missing columns")
 
     def _search(self, Bt: np.ndarray, yt: np.ndarray, Bv: np.ndarray, yv: np.ndarray,
-                names: list[str], scorers: tuple[str, ...], rule: tuple[str, bool]) -> list[str]:
+                names: list[str], scorers: tuple[str, ...], rule: tuple[str, bool],
+                wt: np.ndarray | None = None, wv: np.ndarray | None = None) -> list[str]:
         """Steps 3-6: the path over l, and the chosen feature names (stage binarization)."""
         n_max = min(int(self.max_features), Bt.shape[1])
         if self.selection == "wrapper":
-            rows = _wrapper_path(Bt, yt, Bv, yv, n_max, rule)
+            rows = _wrapper_path(Bt, yt, Bv, yv, n_max, rule, wt, wv)
         else:
-            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers)
+            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv)
         candidates = pd.DataFrame(
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
@@ -318,13 +341,13 @@ class IdealDNFClassifier(RuleClassifier):
         return list(chosen["features"])
 
     def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str],
-                   rule: tuple[str, bool]) -> None:
+                   rule: tuple[str, bool], w: np.ndarray | None = None) -> None:
         """Steps 6-7: the ideal DNF of ``features`` on all rows, then its minimal DNF."""
         index = {name: j for j, name in enumerate(names)}
         columns = [index[f] for f in features]
         self.selected_features_ = list(features)
         self._selected_columns = np.array(columns, dtype=np.intp)
-        self.type_table_ = _type_table(np.ascontiguousarray(Xb[:, columns]), y, tuple(features), *rule)
+        self.type_table_ = _type_table(np.ascontiguousarray(Xb[:, columns]), y, tuple(features), *rule, w)
         self.ideal_formula_ = self.type_table_.to_formula()
         if len(features) <= self.simplify_max_variables:
             self.formula_ = self.ideal_formula_.simplify(max_variables=int(self.simplify_max_variables))
@@ -332,7 +355,7 @@ class IdealDNFClassifier(RuleClassifier):
             self.formula_ = compact_dnf(self.type_table_)
         else:
             self.formula_ = self.ideal_formula_
-        self.class_prior_ = float(y.mean())
+        self.class_prior_ = float(np.average(y, weights=w))
 
     # ------------------------------------------------------------------ prediction
     def _proba(self, Xb: np.ndarray) -> np.ndarray:
@@ -367,15 +390,17 @@ class IdealDNFClassifier(RuleClassifier):
 
 
 # -------------------------------------------------------------------------- selection paths
-def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray, n_train: int) -> tuple[float, float]:
-    validation = float(np.mean(table.predict(Bv) == yv)) if len(yv) else float("nan")
-    training = 1.0 - table.training_errors / n_train
+def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray,
+                wv: np.ndarray | None) -> tuple[float, float]:
+    validation = float(np.average(table.predict(Bv) == yv, weights=wv)) if len(yv) else float("nan")
+    training = 1.0 - table.training_errors / table.n_rows
     return validation, training
 
 
-def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...]) -> list[tuple]:
+def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...],
+                 wt=None, wv=None) -> list[tuple]:
     """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types)."""
-    counts = _counts(Bt, yt)
+    counts = _counts(Bt, yt, wt)
     orders = {name: rank_features(SCORERS[name](counts)) for name in scorers}
     blocks = {name: np.ascontiguousarray(Bt[:, order[:n_max]]) for name, order in orders.items()}
     vblocks = {name: np.ascontiguousarray(Bv[:, order[:n_max]]) for name, order in orders.items()}
@@ -385,13 +410,13 @@ def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tu
             cols = tuple(int(c) for c in orders[name][:l])
             key = frozenset(cols)
             if key not in cache:
-                table = _type_table(blocks[name][:, :l], yt, cols, *rule)
-                cache[key] = (*_accuracies(table, vblocks[name][:, :l], yv, len(yt)), table.n_types)
+                table = _type_table(blocks[name][:, :l], yt, cols, *rule, wt)
+                cache[key] = (*_accuracies(table, vblocks[name][:, :l], yv, wv), table.n_types)
             rows.append((l, name, cols, *cache[key]))
     return rows
 
 
-def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool]) -> list[tuple]:
+def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, wv=None) -> list[tuple]:
     """Greedy forward selection maximizing the validation accuracy of the ideal DNF.
 
     The rows of both parts carry a compressed id of their current type. Adding candidate ``j``
@@ -407,21 +432,22 @@ def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool]) -> list[tu
     for l in range(1, n_max + 1):
         n_ids = int(ids.max()) + 1 if len(ids) else 1
         remaining = np.setdiff1d(np.arange(m, dtype=np.intp), chosen)
-        val_acc, train_acc = _score_candidates(ids, B_all, n_t, yt, yv, remaining, n_ids, rule)
+        val_acc, train_acc = _score_candidates(ids, B_all, n_t, yt, yv, remaining, n_ids, rule, wt, wv)
         order = np.lexsort((remaining, -train_acc, -val_acc))
         best = int(remaining[order[0]])
         chosen.append(best)
         ids = np.unique(ids * 2 + B_all[:, best], return_inverse=True)[1].reshape(-1)
-        table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), *rule)
-        v, t = _accuracies(table, np.ascontiguousarray(Bv[:, chosen]), yv, n_t)
+        table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), *rule, wt)
+        v, t = _accuracies(table, np.ascontiguousarray(Bv[:, chosen]), yv, wv)
         rows.append((l, "wrapper", tuple(chosen), v, t, table.n_types))
     return rows
 
 
-def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule):
+def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule, wt=None, wv=None):
     """Validation and training accuracy of the ideal DNF after adding each candidate.
 
-    ``rule`` is ``(tie, unseen)``: the prediction of tied types and of types without rows.
+    ``rule`` is ``(tie, unseen)``: the prediction of tied types and of types without rows;
+    ``wt``, ``wv``: row weights of the two parts (None: 1).
     """
     tie, unseen = rule
     n_all = B_all.shape[0]
@@ -435,15 +461,16 @@ def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule):
         c = len(cand)
         offset = (np.arange(c, dtype=np.int64) * n_bins)[None, :]
         new_t = offset + 2 * ids_t[:, None] + B_all[:n_t][:, cand]
-        hist = np.bincount((2 * new_t + yt[:, None]).ravel(), minlength=2 * c * n_bins)
+        weights = None if wt is None else np.broadcast_to(wt[:, None], new_t.shape).ravel()
+        hist = np.bincount((2 * new_t + yt[:, None]).ravel(), weights=weights, minlength=2 * c * n_bins)
         neg, pos = hist[0::2], hist[1::2]
         predicted = 2 * pos >= neg + pos if tie == "positive" else 2 * pos > neg + pos
         predicted = np.where((neg + pos) > 0, predicted, bool(unseen))
         errors = np.where(predicted, neg, pos).reshape(c, n_bins).sum(axis=1)
-        train_acc[start:start + c] = 1.0 - errors / max(n_t, 1)
+        train_acc[start:start + c] = 1.0 - errors / max(n_t if wt is None else float(wt.sum()), 1e-300)
         if len(yv):
             new_v = offset + 2 * ids_v[:, None] + B_all[n_t:][:, cand]
-            val_acc[start:start + c] = (predicted[new_v] == yv[:, None]).mean(axis=0)
+            val_acc[start:start + c] = np.average(predicted[new_v] == yv[:, None], axis=0, weights=wv)
         else:
             val_acc[start:start + c] = np.nan
     return val_acc, train_acc

@@ -58,13 +58,13 @@ class BooleanCounts:
 
     Attributes
     ----------
-    n : int
-        Number of rows.
-    n_pos : int
+    n : int or float
+        Number of rows (their total weight, when weighted).
+    n_pos : int or float
         Number of positive rows.
-    true : ndarray of int64, shape (m,)
+    true : ndarray of int64 or float64, shape (m,)
         Rows where each feature is true.
-    true_pos : ndarray of int64, shape (m,)
+    true_pos : ndarray of int64 or float64, shape (m,)
         Positive rows where each feature is true (``X.T @ y``).
     """
 
@@ -190,7 +190,7 @@ def mutual_info_from_counts(counts: BooleanCounts) -> np.ndarray:
     col_totals = np.array([counts.n_neg, counts.n_pos, counts.n_neg, counts.n_pos])[:, None]
     present = cells > 0
     safe_cells = np.where(present, cells, 1)
-    outer = (row_totals * col_totals).astype(np.int64)
+    outer = (row_totals * col_totals).astype(np.float64)  # exact below 2**53, weighted or not
     outer = np.where(present, outer, 1)
     contingency_nm = safe_cells / float(n)
     log_outer = -np.log(outer) + math.log(n) + math.log(n)

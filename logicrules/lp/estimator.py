@@ -84,6 +84,9 @@ class LPRuleClassifier(RuleClassifier):
     pos_label : label, optional
         The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
         ``class_weight`` keeps naming classes by their labels.
+    categorical : list of str or int, optional
+        Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
+        e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
 
     Attributes
     ----------
@@ -128,7 +131,7 @@ class LPRuleClassifier(RuleClassifier):
 
     def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
                  screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
-                 time_limit=None, random_state=None, pos_label=None):
+                 time_limit=None, random_state=None, pos_label=None, categorical=None):
         self.rule = rule
         self.lam = lam
         self.max_clauses = max_clauses
@@ -142,15 +145,17 @@ class LPRuleClassifier(RuleClassifier):
         self.time_limit = time_limit
         self.random_state = random_state
         self.pos_label = pos_label
+        self.categorical = categorical
 
     # ------------------------------------------------------------------ checks
-    def _class_costs(self, y: np.ndarray) -> tuple[float, float]:
+    def _class_costs(self, y: np.ndarray, sw: np.ndarray | None = None) -> tuple[float, float]:
         cw = self.class_weight
         if cw is None:
             return 1.0, 1.0
         if cw == "balanced":
-            n, n_pos = y.size, int(y.sum())
-            return n / (2.0 * max(n_pos, 1)), n / (2.0 * max(n - n_pos, 1))
+            sw = np.ones(len(y)) if sw is None else sw
+            n, n_pos = float(sw.sum()), float(sw[y].sum())
+            return n / (2.0 * max(n_pos, 1e-300)), n / (2.0 * max(n - n_pos, 1e-300))
         unknown = set(cw) - set(self.classes_.tolist())
         if unknown:
             raise ValueError(f"class_weight has labels not in y: {sorted(map(str, unknown))}; "
@@ -167,14 +172,16 @@ class LPRuleClassifier(RuleClassifier):
         return costs[0] / max(costs), costs[1] / max(costs)
 
     # ----------------------------------------------------------------- fitting
-    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
-        weights = self._class_costs(y)
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
+                     sample_weight: np.ndarray | None = None) -> Formula:
+        sw = sample_weight
+        weights = self._class_costs(y, sw)
         start = time.perf_counter()
-        self.lam_ = self._choose_lam(Xb, y, weights) if isinstance(self.lam, str) else float(self.lam)
-        structure, fits = self._learn(Xb, y, self.lam_, weights)
+        self.lam_ = self._choose_lam(Xb, y, weights, sw) if isinstance(self.lam, str) else float(self.lam)
+        structure, fits = self._learn(Xb, y, self.lam_, weights, sw)
         self._structure = structure
         results = [f.result for f in fits if hasattr(f, "result")]
-        objective = self._training_objective(Xb, y, structure, weights)
+        objective = self._training_objective(Xb, y, structure, weights, sw)
         self.lp_result_ = {
             "objective": objective,
             "lp_objective": float(sum(r.objective for r in results)) if results else None,
@@ -198,32 +205,41 @@ class LPRuleClassifier(RuleClassifier):
         return {"solver": self.solver, "screening": self.screening, "row_sampling": self.row_sampling,
                 "rounding": self.rounding, "time_limit": self.time_limit, "random_state": self.random_state}
 
-    def _learn(self, Xb: np.ndarray, y: np.ndarray, lam: float, weights: tuple[float, float]):
-        """Learn the rule's structure: column indices (and m for m-of-n)."""
-        lam_abs = lam * (weights[0] * y.sum() + weights[1] * (~y).sum())
+    def _learn(self, Xb: np.ndarray, y: np.ndarray, lam: float, weights: tuple[float, float],
+               sw: np.ndarray | None = None):
+        """Learn the rule's structure: column indices (and m for m-of-n).
+
+        With weights, or with repeated rows, identical (row, label) pairs are first merged into
+        one row weighing their total, so that weights and repetition give the same program.
+        """
+        n_pos, n_neg = (y.sum(), (~y).sum()) if sw is None else (sw[y].sum(), sw[~y].sum())
+        lam_abs = lam * (weights[0] * n_pos + weights[1] * n_neg)
+        Xb, y, sw = _merge_rows(Xb, y, sw)
         options = self._solve_options()
         if self.rule == "or":
-            fit = learn_or_rule(Xb, y, lam_abs, weights=weights, **options)
+            fit = learn_or_rule(Xb, y, lam_abs, weights=weights, sample_weight=sw, **options)
             return fit.columns, [fit]
         if self.rule == "and":
-            fit = learn_and_rule(Xb, y, lam_abs, weights=weights, **options)
+            fit = learn_and_rule(Xb, y, lam_abs, weights=weights, sample_weight=sw, **options)
             return fit.columns, [fit]
         if self.rule in ("dnf", "cnf"):
             learner = learn_dnf if self.rule == "dnf" else learn_cnf
-            fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, **options)
+            fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, sample_weight=sw, **options)
             return fit.terms, fit.fits
         fit = learn_m_of_n(Xb, y, lam_abs, max_m=int(self.max_m), weights=weights, rounding=self.rounding,
-                           time_limit=self.time_limit)
+                           time_limit=self.time_limit, sample_weight=sw)
         return (fit.columns, fit.m), [fit]
 
-    def _training_objective(self, Xb, y, structure, weights) -> float:
+    def _training_objective(self, Xb, y, structure, weights, sw=None) -> float:
         pred = _predict_structure(self.rule, structure, Xb)
         size = _structure_size(self.rule, structure)
-        lam_abs = self.lam_ * (weights[0] * y.sum() + weights[1] * (~y).sum())
-        return float(lam_abs * size + weights[0] * (y & ~pred).sum() + weights[1] * (~y & pred).sum())
+        sw = np.ones(len(y)) if sw is None else sw
+        lam_abs = self.lam_ * (weights[0] * sw[y].sum() + weights[1] * sw[~y].sum())
+        return float(lam_abs * size + weights[0] * sw[y & ~pred].sum() + weights[1] * sw[~y & pred].sum())
 
-    def _choose_lam(self, Xb: np.ndarray, y: np.ndarray, weights) -> float:
-        """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, ties to larger lam)."""
+    def _choose_lam(self, Xb: np.ndarray, y: np.ndarray, weights, sw=None) -> float:
+        """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, weighted by the
+        sample weights; ties to larger lam)."""
         smallest = int(min(y.sum(), (~y).sum()))
         if smallest < 2:
             return LAM_GRID[len(LAM_GRID) // 2]
@@ -231,8 +247,9 @@ class LPRuleClassifier(RuleClassifier):
         scores = np.zeros(len(LAM_GRID))
         for train, test in folds.split(Xb, y):
             for k, lam in enumerate(LAM_GRID):
-                structure, _ = self._learn(Xb[train], y[train], lam, weights)
-                scores[k] += np.mean(_predict_structure(self.rule, structure, Xb[test]) == y[test])
+                structure, _ = self._learn(Xb[train], y[train], lam, weights, None if sw is None else sw[train])
+                scores[k] += np.average(_predict_structure(self.rule, structure, Xb[test]) == y[test],
+                                        weights=None if sw is None else sw[test])
         best = np.flatnonzero(scores >= scores.max() - 1e-12)
         return float(LAM_GRID[best[-1]])
 
@@ -246,6 +263,26 @@ class LPRuleClassifier(RuleClassifier):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = False
         return tags
+
+
+def _merge_rows(Xb: np.ndarray, y: np.ndarray, sw: np.ndarray | None
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+    """Identical (row, label) pairs merged into one row weighing their total weight.
+
+    Rows come out sorted by their packed bits, so any repetition or order of the same rows gives
+    the same merged data. Unweighted data without repeated pairs is returned as it is (weights
+    None).
+    """
+    n = len(y)
+    if n == 0:
+        return Xb, y, sw
+    packed = np.packbits(np.column_stack([y, Xb]).astype(bool), axis=1)
+    keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    if first.size == n and sw is None:
+        return Xb, y, None
+    weights = np.bincount(inverse.reshape(-1), weights=np.ones(n) if sw is None else sw, minlength=first.size)
+    return Xb[first], y[first], weights
 
 
 def _structure_size(rule: str, structure) -> int:

@@ -127,6 +127,10 @@ class GroupTestingProblem:
         Cost of one selected column.
     c_pos, c_neg : float
         Cost of an uncovered positive row and of a covered negative row.
+    row_weights : ndarray of shape (p,) or None
+        Weights of the positive rows (None: all 1); an uncovered positive row ``i`` costs
+        ``c_pos * row_weights[i]`` (its :attr:`row_costs`), and ``neg_counts`` are then the
+        weighted sums over the negative rows.
 
     Examples
     --------
@@ -141,6 +145,24 @@ class GroupTestingProblem:
     lam: float
     c_pos: float
     c_neg: float
+    row_weights: np.ndarray | None = None
+
+    @property
+    def row_costs(self) -> np.ndarray:
+        """Cost of leaving each positive row uncovered: ``c_pos`` times its weight."""
+        if self.row_weights is None:
+            return np.full(self.n_rows, self.c_pos)
+        return self.c_pos * self.row_weights
+
+    def row_total(self, values: np.ndarray) -> float:
+        """``sum_i row_costs[i] * values[i]`` (``c_pos * sum(values)`` without row weights)."""
+        values = np.asarray(values, dtype=np.float64)
+        if self.row_weights is None:
+            return float(self.c_pos * values.sum())
+        return float(self.row_costs @ values)
+
+    def _rows_of(self, rows) -> np.ndarray | None:
+        return None if self.row_weights is None else self.row_weights[np.asarray(rows)]
 
     @property
     def n_rows(self) -> int:
@@ -160,13 +182,13 @@ class GroupTestingProblem:
         """Value of (19) at w with the best slack ``xi = max(0, 1 - A_P w)``."""
         w = np.asarray(w, dtype=np.float64)
         xi = np.maximum(0.0, 1.0 - self.coverage(w))
-        return float(self.costs @ w + self.c_pos * xi.sum())
+        return float(self.costs @ w) + self.row_total(xi)
 
     def integer_objective(self, w: np.ndarray) -> float:
         """Value of the integer program at a 0/1 vector w (uncovered positives pay ``c_pos``)."""
         w = np.asarray(w, dtype=bool)
         uncovered = self.coverage(w) < 0.5
-        return float(self.costs[w].sum() + self.c_pos * uncovered.sum())
+        return float(self.costs[w].sum()) + self.row_total(uncovered)
 
     def dual_slack(self, mu: np.ndarray) -> np.ndarray:
         """Reduced costs ``c - mu^T A_P`` of the columns (all >= 0 when mu is dual feasible)."""
@@ -177,19 +199,19 @@ class GroupTestingProblem:
         mu = np.asarray(mu, dtype=np.float64)
         if mu.shape != (self.n_rows,):
             raise ValueError(f"the dual needs one value per positive row ({self.n_rows}), got shape {mu.shape}")
-        bounds = max(0.0, float(-mu.min(initial=0.0)), float((mu - self.c_pos).max(initial=0.0)))
+        bounds = max(0.0, float(-mu.min(initial=0.0)), float((mu - self.row_costs).max(initial=0.0)))
         slack = self.dual_slack(mu)
         return max(bounds, float(-slack.min(initial=0.0)))
 
     def tolerance(self) -> float:
         """Absolute tolerance for comparing objective values of this instance."""
-        scale = max(1.0, self.c_pos * self.n_rows, float(self.costs.max(initial=0.0)))
+        scale = max(1.0, self.row_total(np.ones(self.n_rows)), float(self.costs.max(initial=0.0)))
         return 1e-7 * scale
 
     def restrict_rows(self, rows: np.ndarray) -> GroupTestingProblem:
         """The problem on a subset of the positive rows (same column costs)."""
         return GroupTestingProblem(self.A_pos[np.asarray(rows)], self.costs, self.neg_counts,
-                                   self.lam, self.c_pos, self.c_neg)
+                                   self.lam, self.c_pos, self.c_neg, self._rows_of(rows))
 
     def sample_rows(self, rows: np.ndarray) -> GroupTestingProblem:
         """The problem on a sample of the positive rows, with column costs scaled by its fraction.
@@ -201,16 +223,17 @@ class GroupTestingProblem:
         rows = np.asarray(rows)
         fraction = rows.size / max(self.n_rows, 1)
         return GroupTestingProblem(self.A_pos[rows], self.costs * fraction, self.neg_counts,
-                                   self.lam, self.c_pos, self.c_neg)
+                                   self.lam, self.c_pos, self.c_neg, self._rows_of(rows))
 
     def restrict_columns(self, columns: np.ndarray) -> GroupTestingProblem:
         """The problem on a subset of the columns (indices or a boolean mask)."""
         columns = np.asarray(columns)
         return GroupTestingProblem(self.A_pos[:, columns], self.costs[columns], self.neg_counts[columns],
-                                   self.lam, self.c_pos, self.c_neg)
+                                   self.lam, self.c_pos, self.c_neg, self.row_weights)
 
 
-def build_problem(A_pos, A_neg, lam: float, weights=None) -> GroupTestingProblem:
+def build_problem(A_pos, A_neg, lam: float, weights=None, pos_weight=None,
+                  neg_weight=None) -> GroupTestingProblem:
     """Build the LP (19) for an OR-rule from the positive and the negative rows.
 
     Parameters
@@ -223,6 +246,9 @@ def build_problem(A_pos, A_neg, lam: float, weights=None) -> GroupTestingProblem
         Cost of one selected column (literal), >= 0, in units of one (weighted) error.
     weights : None or pair of float, optional
         ``(c_pos, c_neg)``: cost of an uncovered positive and of a covered negative row.
+    pos_weight, neg_weight : array-like of float, optional
+        Row weights of the positive and of the negative rows (finite, > 0; None: all 1): each
+        row counts as that many identical rows.
 
     Returns
     -------
@@ -240,6 +266,22 @@ def build_problem(A_pos, A_neg, lam: float, weights=None) -> GroupTestingProblem
         raise ValueError(f"A_pos and A_neg must have the same columns, got {P.shape[1]} and {Z.shape[1]}")
     lam = check_lam(lam)
     c_pos, c_neg = class_costs(weights)
-    neg_counts = np.asarray(Z.sum(axis=0), dtype=np.float64).ravel()
+    pos_w = _row_weights(pos_weight, P.shape[0], "pos_weight")
+    neg_w = _row_weights(neg_weight, Z.shape[0], "neg_weight")
+    if neg_w is None:
+        neg_counts = np.asarray(Z.sum(axis=0), dtype=np.float64).ravel()
+    else:
+        neg_counts = np.asarray(Z.T @ neg_w, dtype=np.float64).ravel()
     costs = lam + c_neg * neg_counts
-    return GroupTestingProblem(P, costs, neg_counts, lam, c_pos, c_neg)
+    return GroupTestingProblem(P, costs, neg_counts, lam, c_pos, c_neg, pos_w)
+
+
+def _row_weights(weights, n: int, name: str) -> np.ndarray | None:
+    if weights is None:
+        return None
+    weights = np.asarray(weights, dtype=np.float64).ravel()
+    if weights.shape != (n,):
+        raise ValueError(f"{name} must have one weight per row ({n}), got shape {weights.shape}")
+    if not (np.isfinite(weights).all() and (weights > 0).all()):
+        raise ValueError(f"{name} must hold finite weights > 0 (leave rows of weight 0 out)")
+    return weights

@@ -95,7 +95,7 @@ def _sampling_fraction(row_sampling, n_positive: int) -> float | None:
 
 def learn_or_rule(A, y, lam: float, *, weights=None, solver: str = "highs", screening: bool = True,
                   row_sampling=None, rounding: str = "threshold", time_limit: float | None = None,
-                  random_state=None) -> ClauseFit:
+                  random_state=None, sample_weight=None) -> ClauseFit:
     """Learn one OR-clause (the columns of a disjunction) with the LP.
 
     Parameters
@@ -119,6 +119,10 @@ def learn_or_rule(A, y, lam: float, *, weights=None, solver: str = "highs", scre
         "exact": solve the integer program.
     time_limit : float, optional
         Seconds per solve (see :func:`solve_relaxation`).
+    random_state : None or int
+        Seeds the row sample.
+    sample_weight : array-like of shape (n,), optional
+        Row weights (> 0): a row of weight k costs as much as k identical rows.
 
     Returns
     -------
@@ -133,7 +137,10 @@ def learn_or_rule(A, y, lam: float, *, weights=None, solver: str = "highs", scre
     A, y = _check_data(A, y)
     if rounding not in ("threshold", "exact"):
         raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
-    problem = build_problem(sparse.csr_array(A[y]), sparse.csr_array(A[~y]), lam, weights)
+    sw = _sample_weight(sample_weight, y)
+    problem = build_problem(sparse.csr_array(A[y]), sparse.csr_array(A[~y]), lam, weights,
+                            pos_weight=None if sw is None else sw[y],
+                            neg_weight=None if sw is None else sw[~y])
     integral = rounding == "exact"
     fraction = _sampling_fraction(row_sampling, problem.n_rows)
     if fraction is not None and problem.n_rows > 1:
@@ -168,7 +175,8 @@ def learn_and_rule(A, y, lam: float, *, weights=None, **options) -> ClauseFit:
     return learn_or_rule(~A, ~y, lam, weights=(c_neg, c_pos), **options)
 
 
-def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options) -> RuleSetFit:
+def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_weight=None,
+              **options) -> RuleSetFit:
     """Sequential covering: a DNF (OR of conjunctions) of at most ``max_clauses`` terms.
 
     Each round learns a conjunction on the positives not yet covered plus all negatives, and
@@ -186,6 +194,8 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options
     if int(max_clauses) < 1:
         raise ValueError(f"max_clauses must be >= 1, got {max_clauses}")
     c_pos, c_neg = class_costs(weights)
+    sw = _sample_weight(sample_weight, y)
+    row_weight = np.ones(len(y)) if sw is None else sw
     remaining = y.copy()
     predicted = np.zeros_like(y)
     fit = RuleSetFit([])
@@ -193,11 +203,12 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options
         if not remaining.any():
             break
         rows = remaining | ~y
-        clause = learn_and_rule(A[rows], y[rows], lam, weights=weights, **options)
+        clause = learn_and_rule(A[rows], y[rows], lam, weights=weights,
+                                sample_weight=None if sw is None else sw[rows], **options)
         fit.fits.append(clause)
         fires = A[:, clause.columns].all(axis=1)
-        new_tp = int((fires & remaining).sum())
-        new_fp = int((fires & ~y & ~predicted).sum())
+        new_tp = float(row_weight[fires & remaining].sum())
+        new_fp = float(row_weight[fires & ~y & ~predicted].sum())
         if c_pos * new_tp - c_neg * new_fp - lam * clause.columns.size <= 0:
             break
         fit.terms.append(clause.columns)
@@ -234,17 +245,32 @@ def m_of_n_predict(A, columns, m: int) -> np.ndarray:
     return A[:, np.asarray(columns, dtype=np.intp)].sum(axis=1) >= int(m)
 
 
-def _merged(A: sparse.csr_array) -> tuple[sparse.csr_array, np.ndarray]:
-    """Distinct rows of A and their multiplicities (identical rows share one constraint)."""
+def _sample_weight(sample_weight, y: np.ndarray) -> np.ndarray | None:
+    """Row weights as floats (None stays None), one per row, all > 0."""
+    if sample_weight is None:
+        return None
+    sw = np.asarray(sample_weight, dtype=np.float64).ravel()
+    if sw.shape != y.shape:
+        raise ValueError(f"sample_weight must have one weight per row ({y.size}), got shape {sw.shape}")
+    if not (np.isfinite(sw).all() and (sw > 0).all()):
+        raise ValueError("sample_weight must hold finite weights > 0 (leave rows of weight 0 out)")
+    return sw
+
+
+def _merged(A: sparse.csr_array, weights: np.ndarray | None = None) -> tuple[sparse.csr_array, np.ndarray]:
+    """Distinct rows of A and their multiplicities, the sums of their weights (identical rows
+    share one constraint)."""
+    weights = np.ones(A.shape[0]) if weights is None else weights
     groups = _row_groups(A) if A.shape[0] > 1 else None
     if groups is None:
-        return A, np.ones(A.shape[0])
-    first, _, counts = groups
-    return A[first], counts.astype(np.float64)
+        return A, weights.astype(np.float64)
+    first, inverse, _ = groups
+    return A[first], np.bincount(inverse, weights=weights, minlength=first.size)
 
 
 def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: float, c_pos: float,
-               c_neg: float, integral: bool, time_limit) -> tuple[np.ndarray, float, bool]:
+               c_neg: float, integral: bool, time_limit, pos_weight: np.ndarray | None = None,
+               neg_weight: np.ndarray | None = None) -> tuple[np.ndarray, float, bool]:
     """Threshold group-testing LP for a fixed m; returns (w, objective, proved optimal).
 
     minimize ``lam 1'w + c_pos 1'xi + c_neg 1'zeta`` subject to ``A_P w + xi >= m``,
@@ -252,8 +278,8 @@ def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: fl
     literals on a positive and surplus literals on a negative, so m = 1 is exactly the LP (10).
     Identical rows are merged, their error costs multiplied by their multiplicity (exact).
     """
-    A_pos, pos_count = _merged(A_pos)
-    A_neg, neg_count = _merged(A_neg)
+    A_pos, pos_count = _merged(A_pos, pos_weight)
+    A_neg, neg_count = _merged(A_neg, neg_weight)
     p, z, n = A_pos.shape[0], A_neg.shape[0], A_pos.shape[1]
     c = np.concatenate([np.full(n, lam), c_pos * pos_count, c_neg * neg_count])
     rows_pos = sparse.hstack([A_pos, sparse.identity(p), sparse.csr_array((p, z))])
@@ -279,7 +305,8 @@ def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: fl
 
 
 def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
-                 time_limit: float | None = None, max_terms: int = MAX_M_OF_N_TERMS) -> MofNFit:
+                 time_limit: float | None = None, max_terms: int = MAX_M_OF_N_TERMS,
+                 sample_weight=None) -> MofNFit:
     """Learn an m-of-n checklist by threshold group testing.
 
     For each m in 1..max_m the (integer or relaxed) threshold LP selects literals; for every
@@ -300,22 +327,25 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
     if int(max_m) < 1:
         raise ValueError(f"max_m must be >= 1, got {max_m}")
     c_pos, c_neg = class_costs(weights)
+    sw = _sample_weight(sample_weight, y)
+    row_weight = np.ones(len(y)) if sw is None else sw
     start = time.perf_counter()
     A_pos, A_neg = sparse.csr_array(A[y].astype(np.float64)), sparse.csr_array(A[~y].astype(np.float64))
-    n_pos = int(y.sum())
+    n_pos = float(row_weight[y].sum()) if sw is not None else int(y.sum())
     best = (c_pos * n_pos, 0, np.zeros(0, dtype=np.intp), 1)  # empty rule: never fires
     lp_objectives = {}
     optimal = True
     for m in range(1, min(int(max_m), A.shape[1]) + 1):
-        w, value, proved = _m_of_n_lp(A_pos, A_neg, m, lam, c_pos, c_neg, rounding == "exact", time_limit)
+        w, value, proved = _m_of_n_lp(A_pos, A_neg, m, lam, c_pos, c_neg, rounding == "exact", time_limit,
+                                      None if sw is None else sw[y], None if sw is None else sw[~y])
         lp_objectives[m] = value
         optimal &= proved
         for t in np.unique(w[w > 1e-6]):
             columns = np.flatnonzero(w >= t)
             counts = A[:, columns].sum(axis=1)
             size = columns.size
-            pos_hist = np.bincount(counts[y], minlength=size + 1)
-            neg_hist = np.bincount(counts[~y], minlength=size + 1)
+            pos_hist = np.bincount(counts[y], weights=None if sw is None else sw[y], minlength=size + 1)
+            neg_hist = np.bincount(counts[~y], weights=None if sw is None else sw[~y], minlength=size + 1)
             tp = np.cumsum(pos_hist[::-1])[::-1]      # tp[k] = positives with count >= k
             fp = np.cumsum(neg_hist[::-1])[::-1]
             ks = np.arange(1, size + 1)

@@ -73,7 +73,7 @@ def screen_problem(problem: GroupTestingProblem, mu: np.ndarray, upper: float) -
 
 def repair_dual(problem: GroupTestingProblem, mu: np.ndarray) -> np.ndarray:
     """Make a nearly feasible dual (solver round-off) exactly feasible by clipping and scaling."""
-    mu = np.clip(np.asarray(mu, dtype=np.float64), 0.0, problem.c_pos)
+    mu = np.clip(np.asarray(mu, dtype=np.float64), 0.0, problem.row_costs)
     load = problem.A_pos.T @ mu
     over = load > problem.costs
     if over.any():
@@ -107,10 +107,11 @@ def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, 
     slack = problem.dual_slack(mu)
     A = problem.A_pos
     indptr, indices = A.indptr, A.indices
-    cap = problem.c_pos
-    tol = 1e-12 * max(1.0, cap)
+    caps = problem.row_costs.tolist()
+    tol = 1e-12 * max(1.0, max(caps, default=0.0))
     for k in np.asarray(rows, dtype=np.intp).tolist():
         cols = indices[indptr[k]:indptr[k + 1]]
+        cap = caps[k]
         room = cap - mu[k]
         if room <= tol:
             continue
@@ -143,12 +144,12 @@ def greedy_dual(problem: GroupTestingProblem) -> np.ndarray:
     counts = np.asarray(A.sum(axis=0), dtype=np.float64).ravel()
     share = np.divide(problem.costs, counts, out=np.full_like(counts, np.inf), where=counts > 0)
     nnz = np.diff(A.indptr)
-    mu = np.full(problem.n_rows, problem.c_pos)
+    mu = problem.row_costs.copy()
     filled = nnz > 0
     if A.nnz:
         starts = A.indptr[:-1][filled]
         mins = np.minimum.reduceat(share[A.indices], starts)
-        mu[filled] = np.minimum(problem.c_pos, mins)
+        mu[filled] = np.minimum(mu[filled], mins)
     mu = repair_dual(problem, mu)
     order = np.argsort(nnz, kind="stable")
     return greedy_fill(problem, mu, order, fractional=True)
@@ -171,7 +172,10 @@ def greedy_cover(problem: GroupTestingProblem) -> np.ndarray:
     uncovered = np.ones(problem.n_rows, dtype=np.float64)
     tol = problem.tolerance()
     for _ in range(problem.n_columns):
-        gain = problem.c_pos * (A_T @ uncovered) - problem.costs
+        if problem.row_weights is None:
+            gain = problem.c_pos * (A_T @ uncovered) - problem.costs
+        else:
+            gain = A_T @ (problem.row_costs * uncovered) - problem.costs
         gain[w] = -np.inf
         j = int(np.argmax(gain)) if gain.size else -1
         if j < 0 or gain[j] <= tol:
@@ -209,7 +213,10 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
         values = np.unique(np.quantile(values, np.linspace(0, 1, max_thresholds), method="nearest"))
     W = w[:, None] >= values[None, :]                                   # (n, t)
     covered = (problem.A_pos @ W.astype(np.float64)) >= 0.5             # (p, t)
-    scores = problem.costs @ W + problem.c_pos * (~covered).sum(axis=0)
+    if problem.row_weights is None:
+        scores = problem.costs @ W + problem.c_pos * (~covered).sum(axis=0)
+    else:
+        scores = problem.costs @ W + problem.row_costs @ (~covered)
     return W[:, int(np.argmin(scores))]
 
 

@@ -166,9 +166,16 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
             w, dual, status, name = solve(problem, time_limit)
         else:
             first, inverse, counts = groups
-            w, dual, status, name = solve(problem.restrict_rows(first), time_limit, counts.astype(np.float64))
-            if dual is not None:
-                dual = (dual / counts)[inverse]
+            if problem.row_weights is None:
+                w, dual, status, name = solve(problem.restrict_rows(first), time_limit,
+                                              problem.c_pos * counts.astype(np.float64))
+                if dual is not None:
+                    dual = (dual / counts)[inverse]
+            else:  # a group's constraint costs the sum of its rows' costs; its dual is shared alike
+                group_costs = np.bincount(inverse, weights=problem.row_costs, minlength=first.size)
+                w, dual, status, name = solve(problem.restrict_rows(first), time_limit, group_costs)
+                if dual is not None:
+                    dual = (dual / group_costs)[inverse] * problem.row_costs
     else:
         w, dual, status, name = _solve_pulp(problem, integral, time_limit)
     if integral:
@@ -214,9 +221,9 @@ def _constraint_matrix(problem: GroupTestingProblem) -> sparse.csr_array:
     return sparse.hstack([problem.A_pos, sparse.identity(p, format="csr")], format="csr")
 
 
-def _solve_linprog(problem: GroupTestingProblem, time_limit, multiplicity: np.ndarray | None = None):
+def _solve_linprog(problem: GroupTestingProblem, time_limit, row_cost: np.ndarray | None = None):
     n, p = problem.n_columns, problem.n_rows
-    row_cost = problem.c_pos * (np.ones(p) if multiplicity is None else multiplicity)
+    row_cost = problem.row_costs if row_cost is None else row_cost
     c = np.concatenate([problem.costs, row_cost])
     options = {"presolve": True}
     if time_limit is not None:
@@ -231,11 +238,11 @@ def _solve_linprog(problem: GroupTestingProblem, time_limit, multiplicity: np.nd
     return res.x[:n], dual, "optimal", "highs"
 
 
-def _solve_milp(problem: GroupTestingProblem, time_limit, multiplicity: np.ndarray | None = None):
+def _solve_milp(problem: GroupTestingProblem, time_limit, row_cost: np.ndarray | None = None):
     n, p = problem.n_columns, problem.n_rows
     if p == 0:
         return np.zeros(n), None, "optimal", "highs-milp"
-    row_cost = problem.c_pos * (np.ones(p) if multiplicity is None else multiplicity)
+    row_cost = problem.row_costs if row_cost is None else row_cost
     c = np.concatenate([problem.costs, row_cost])
     integrality = np.concatenate([np.ones(n), np.zeros(p)])
     bounds = optimize.Bounds(np.zeros(n + p), np.ones(n + p))
@@ -280,7 +287,11 @@ def _solve_pulp(problem: GroupTestingProblem, integral: bool, time_limit):
     new_variable = getattr(model, "add_variable", None) or pulp.LpVariable  # PuLP >= 3.3 / older
     w = [new_variable(f"w_{j}", 0, 1 if integral else None, cat=category) for j in range(n)]
     xi = [new_variable(f"xi_{i}", 0, None) for i in range(p)]
-    model += pulp.lpSum(float(problem.costs[j]) * w[j] for j in range(n)) + problem.c_pos * pulp.lpSum(xi)
+    if problem.row_weights is None:
+        slack_cost = problem.c_pos * pulp.lpSum(xi)
+    else:
+        slack_cost = pulp.lpSum(float(cost) * x for cost, x in zip(problem.row_costs, xi))
+    model += pulp.lpSum(float(problem.costs[j]) * w[j] for j in range(n)) + slack_cost
     A = problem.A_pos
     constraints = []
     for i in range(p):  # model building in PuLP is row by row by design
@@ -314,5 +325,5 @@ def _solve_pulp(problem: GroupTestingProblem, integral: bool, time_limit):
     if not integral:
         # pi = d objective / d rhs, >= 0 for a covering constraint of a minimization
         dual = np.array([c.pi for c in constraints], dtype=np.float64)
-        dual = np.clip(dual, 0.0, problem.c_pos)
+        dual = np.clip(dual, 0.0, problem.row_costs)
     return values, dual, "optimal", name

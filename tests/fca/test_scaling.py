@@ -619,3 +619,38 @@ def test_threshold_binarizer_reproduces_the_myocard_attribute_count():
     assert len(fitted.conditions_) == 1587
     # without the always-false and the always-true extent
     assert len(ThresholdBinarizer(missing="false", drop_constant=True).fit(X).conditions_) == 1585
+
+
+# ------------------------------------------------------------------ declared categorical columns
+def test_declared_categorical_columns_are_one_hot_whatever_their_dtype():
+    X = pd.DataFrame({
+        "cp": np.array([0, 1, 2, 3, 0, 1], dtype=np.int64),
+        "code": [1.0, 2.0, 1.0, np.nan, 2.0, 1.0],
+        "flag": [True, False, True, True, False, True],
+        "age": [40, 50, 60, 70, 45, 55],
+    })
+    for Binarizer in (MedianBinarizer, QuantileBinarizer, ThresholdBinarizer):
+        binarizer = Binarizer(missing="false", categorical=["cp", "code", 2]).fit(X)
+        assert binarizer.column_kinds_ == {"cp": "categorical", "code": "categorical",
+                                           "flag": "categorical", "age": "numeric"}
+        names = binarizer.get_feature_names_out().tolist()
+        if Binarizer is ThresholdBinarizer:  # merges equal extents: checked for its kinds only
+            continue
+        assert "cp == 2" in names and "code == 1" in names and "flag == True" in names
+        Xb = binarizer.transform(X)
+        cp = [j for j, n in enumerate(names) if n.startswith("cp == ")]
+        assert Xb[:, cp].sum(axis=1).tolist() == [1] * 6  # one-hot
+        assert Xb[3, names.index("code == 1")] == 0 and Xb[3, names.index("code == 2")] == 0
+    # integer codes seen later as floats still match their category
+    fitted = MedianBinarizer(categorical=["cp"]).fit(X[["cp"]])
+    assert fitted.transform(pd.DataFrame({"cp": [2.0, 7.0]})).tolist() == [[0, 0, 1, 0], [0, 0, 0, 0]]
+
+
+def test_declared_categorical_errors():
+    X = pd.DataFrame({"a": [1, 2, 3], "b": [0, 1, 0]})
+    with pytest.raises(ValueError, match="categorical.*'z' is not a column"):
+        MedianBinarizer(categorical=["z"]).fit(X)
+    with pytest.raises(ValueError, match="categorical: column position 5"):
+        MedianBinarizer(categorical=[5]).fit(X)
+    with pytest.raises(TypeError, match="categorical must list"):
+        MedianBinarizer(categorical=[1.5]).fit(X)

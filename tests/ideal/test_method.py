@@ -40,7 +40,7 @@ def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
 
     accuracies = {1: (0.70, 0.60), 2: (0.79, 0.795), 3: (0.80, 0.78), 4: (0.75, 0.76)}
 
-    def constructed(Bt, yt, Bv, yv, n_max, tie, scorers):
+    def constructed(Bt, yt, Bv, yv, n_max, rule, scorers, wt=None, wv=None):
         return [(l, name, tuple(range(l)), accuracies[l][i], 1.0, 2**l)
                 for l in range(1, n_max + 1) for i, name in enumerate(scorers)]
 
@@ -291,7 +291,11 @@ def test_non_boolean_passthrough_data_is_rejected():
 @parametrize_with_checks([
     IdealDNFClassifier(max_features=3, random_state=0),
     IdealDNFClassifier(max_features=2, selection="wrapper", random_state=0),
-])
+], expected_failed_checks=lambda estimator: {
+    "check_sample_weight_equivalence_on_dense_data":
+        "the validation split is drawn over the given rows: repeated rows are split differently "
+        "(with a fixed split, weights equal repetition: test_weights_equal_repetition)",
+})
 def test_sklearn_compatible(estimator, check):
     check(estimator)
 
