@@ -294,7 +294,7 @@ def test_non_boolean_passthrough_data_is_rejected():
 ], expected_failed_checks=lambda estimator: {
     "check_sample_weight_equivalence_on_dense_data":
         "the validation split is drawn over the given rows: repeated rows are split differently "
-        "(with a fixed split, weights equal repetition: test_weights_equal_repetition)",
+        "(with a fixed split, weights equal repetition: tests/test_sample_weight.py)",
 })
 def test_sklearn_compatible(estimator, check):
     check(estimator)
