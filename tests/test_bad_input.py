@@ -276,6 +276,8 @@ MODEL_CASES = {
         "'max_features' parameter"),
     "n_features_in mismatch": (_set("n_features_in", 5), "n_features_in"),
     "foreign class": (_set("class", "os.system"), "only classes of logicrules"),
+    "selected column out of range": (lambda d: d["state"].__setitem__(
+        "_selected_columns", {"$array": {"dtype": "<i8", "shape": [1], "values": [99]}}), "does not fit its"),
 }
 
 
