@@ -26,6 +26,8 @@ from logicrules.validation import as_boolean_matrix
 
 __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
 
+#: Least largest ``sample_weight`` and largest total weight a fit accepts.
+_WEIGHT_BOUNDS = (1e-100, 1e100)
 #: Names accepted for the ``binarizer`` parameter of every learner.
 BINARIZERS = ("median", "quantile", "threshold", "passthrough")
 #: Declared constraint of every learner's ``binarizer`` parameter (see ``_parameter_constraints``).
@@ -172,7 +174,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative row weights: every count the learner makes (and the binarizer's
             thresholds) is weighted, so integer weights act as repeating rows; rows of weight 0
-            are left out.
+            are left out. The weights must sum to at most 1e100 and the largest be at least
+            1e-100 (weighted counts are squared and logged).
 
         Returns
         -------
@@ -227,6 +230,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         weights = None
         if sample_weight is not None:
             weights = _check_sample_weight(sample_weight, np.empty((len(y), 0)), ensure_non_negative=True)
+            if weights.sum() > _WEIGHT_BOUNDS[1] or 0 < weights.max() < _WEIGHT_BOUNDS[0]:
+                # weighted counts are multiplied, squared and logged: they must stay normal floats
+                raise ValueError(f"sample_weight must sum to at most {_WEIGHT_BOUNDS[1]:.0e} with a largest "
+                                 f"weight of at least {_WEIGHT_BOUNDS[0]:.0e} (got sum {weights.sum():.3g}, "
+                                 f"largest {weights.max():.3g}); multiply or divide the weights by a constant")
             if not (weights > 0).all():
                 keep = np.flatnonzero(weights > 0)
                 X = X.iloc[keep] if hasattr(X, "iloc") else X[keep]

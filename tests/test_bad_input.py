@@ -95,6 +95,22 @@ ERROR_CASES = {
     "y holding pd.NA": (lambda: OptimalPremiseClassifier().fit(FRAME, pd.Series([*LABEL[:-1], pd.NA])),
                         ValueError, "y contains .* missing value"),
     "y one class": (lambda: LPRuleClassifier().fit(FRAME, ["a"] * N), ValueError, "one class"),
+    "pos_label not a class": (lambda: IdealDNFClassifier(pos_label="x").fit(FRAME, LABEL),
+                              ValueError, "pos_label='x' is not a class"),
+    "categorical unknown column": (lambda: LPRuleClassifier(categorical=["nope"]).fit(FRAME, LABEL),
+                                   ValueError, "categorical: 'nope' is not a column"),
+    "categorical position out of range": (lambda: IdealDNFClassifier(categorical=[7]).fit(FRAME, LABEL),
+                                          ValueError, "categorical: column position 7"),
+    "sample_weight negative": (lambda: LPRuleClassifier().fit(FRAME, LABEL, sample_weight=-np.ones(N)),
+                               ValueError, "sample_weight"),
+    "sample_weight NaN": (lambda: IdealDNFClassifier().fit(FRAME, LABEL, sample_weight=np.full(N, math.nan)),
+                          ValueError, "sample_weight contains NaN"),
+    "sample_weight too short": (lambda: LPRuleClassifier().fit(FRAME, LABEL, sample_weight=np.ones(3)),
+                                ValueError, "sample_weight.shape"),
+    "sample_weight 1e300": (lambda: LPRuleClassifier().fit(FRAME, LABEL, sample_weight=np.full(N, 1e300)),
+                            ValueError, "multiply or divide the weights"),
+    "sample_weight 1e-300": (lambda: IdealDNFClassifier().fit(FRAME, LABEL, sample_weight=np.full(N, 1e-300)),
+                             ValueError, "multiply or divide the weights"),
     "predict with reordered columns": (lambda: _fit("lp").predict(FRAME[["dose", "age", "ca"]]),
                                        ValueError, "same order"),
     "predict with a column of letters where numbers were": (
@@ -209,6 +225,13 @@ def test_huge_class_weight_is_a_ratio_not_an_overflow():
     heavy = LPRuleClassifier(class_weight={"ill": 1e300}).fit(FRAME, LABEL)
     double = LPRuleClassifier(class_weight={"ill": 2.0, "healthy": 2e-300}).fit(FRAME, LABEL)
     assert str(heavy.formula_) == str(double.formula_) and heavy.lp_result_["status"] == "optimal"
+
+
+@pytest.mark.parametrize("scale", [1e-7, 1e98])
+def test_lp_weights_far_from_one_give_the_unweighted_rule(scale):
+    plain = LPRuleClassifier(lam=0.01, rule="dnf").fit(FRAME, LABEL)
+    scaled = LPRuleClassifier(lam=0.01, rule="dnf").fit(FRAME, LABEL, sample_weight=np.full(N, scale))
+    assert str(scaled.formula_) == str(plain.formula_) and scaled.lp_result_["status"] == "optimal"
 
 
 def test_pulp_with_lam_zero_and_a_free_column_matches_highs():

@@ -31,6 +31,9 @@ from logicrules.validation import Interval
 
 __all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
 
+#: Largest sample weights passed to the LP as they are; others are divided by the largest weight
+#: (HiGHS reads coefficients above 1e20 as infinite and costs below its tolerances as zero).
+_WEIGHT_RANGE = (1e-6, 1e6)
 #: Values of the ``rule`` parameter.
 RULE_KINDS = ("or", "and", "dnf", "cnf", "m_of_n")
 #: Candidate values of ``lam`` tried by ``lam="cv"`` (fractions of the training set).
@@ -175,6 +178,8 @@ class LPRuleClassifier(RuleClassifier):
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
                      sample_weight: np.ndarray | None = None) -> Formula:
         sw = sample_weight
+        if sw is not None and not _WEIGHT_RANGE[0] <= sw.max() <= _WEIGHT_RANGE[1]:
+            sw = sw / sw.max()  # same rule (lam is a fraction of the weighted rows), sane LP coefficients
         weights = self._class_costs(y, sw)
         start = time.perf_counter()
         self.lam_ = self._choose_lam(Xb, y, weights, sw) if isinstance(self.lam, str) else float(self.lam)
