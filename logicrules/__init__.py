@@ -21,6 +21,9 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "from_sympy": ".formula",
         "conjunction": ".formula",
         "disjunction": ".formula",
+        "AtLeast": ".checklist",
+        "at_least": ".checklist",
+        "Domain": ".conditions",
         "equivalent": ".equivalence",
         "agreement": ".equivalence",
         # shared model

@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from logicrules.checklist import AtLeast
 from logicrules.formula import FALSE, TRUE, And, Formula, Literal, Not, Or
 
 __all__: list[str] = []  # formula_to_json, formula_from_json, MAX_FORMULA_DEPTH: logicrules.persistence
@@ -37,9 +38,11 @@ _ARRAY_KINDS = "biufUSV"
 def formula_to_json(formula: Formula) -> dict:
     """A formula as a JSON-ready tree.
 
-    Nodes are ``{"op": "literal", "attribute": name, "negated": bool}``,
-    ``{"op": "and" | "or", "operands": [...]}``, ``{"op": "not", "operand": ...}``,
-    ``{"op": "true"}`` and ``{"op": "false"}``.
+    Nodes are ``{"op": "literal", "attribute": name, "negated": bool}`` (plus
+    ``"condition": {"column", "op", "value", "missing"}`` when the literal carries its
+    condition), ``{"op": "and" | "or", "operands": [...]}``, ``{"op": "not", "operand": ...}``,
+    ``{"op": "at_least", "m": m, "operands": [...]}``, ``{"op": "true"}`` and
+    ``{"op": "false"}``.
 
     Examples
     --------
@@ -52,7 +55,13 @@ def formula_to_json(formula: Formula) -> dict:
     if formula is FALSE:
         return {"op": "false"}
     if isinstance(formula, Literal):
-        return {"op": "literal", "attribute": formula.attribute, "negated": formula.negated}
+        node = {"op": "literal", "attribute": formula.attribute, "negated": formula.negated}
+        if formula.condition is not None:
+            node["condition"] = condition_to_json(formula.condition)
+        return node
+    if isinstance(formula, AtLeast):
+        return {"op": "at_least", "m": formula.m,
+                "operands": [formula_to_json(op) for op in formula.operands]}
     if isinstance(formula, Not):
         return {"op": "not", "operand": formula_to_json(formula.operand)}
     if isinstance(formula, (And, Or)):
@@ -98,7 +107,14 @@ def formula_from_json(tree: Any, *, max_depth: int = MAX_FORMULA_DEPTH) -> Formu
         if not isinstance(attribute, (str, int)) or isinstance(attribute, bool) or not isinstance(negated, bool):
             raise ValueError(f"malformed literal node {tree!r:.120}: 'attribute' must be a str or int and "
                              "'negated' a bool")
-        return Literal(attribute, negated=negated)
+        condition = tree.get("condition")
+        return Literal(attribute, negated=negated,
+                       condition=None if condition is None else condition_from_json(condition, _Budget(0)))
+    if op == "at_least":
+        m = tree.get("m")
+        if not isinstance(tree.get("operands"), list) or isinstance(m, bool) or not isinstance(m, int):
+            raise ValueError("malformed 'at_least' node: 'm' must be an int and 'operands' a list")
+        return AtLeast(m, [formula_from_json(t, max_depth=max_depth - 1) for t in tree["operands"]])
     if op == "not":
         return Not(formula_from_json(tree.get("operand"), max_depth=max_depth - 1))
     if op in ("and", "or"):
@@ -107,6 +123,23 @@ def formula_from_json(tree: Any, *, max_depth: int = MAX_FORMULA_DEPTH) -> Formu
         operands = [formula_from_json(t, max_depth=max_depth - 1) for t in tree["operands"]]
         return And(*operands) if op == "and" else Or(*operands)
     raise ValueError(f"unknown formula operator {op!r:.60}")
+
+
+def condition_to_json(condition: Any) -> dict:
+    """A binarizer :class:`~logicrules.fca.scaling.Condition` as a JSON-ready dict."""
+    return {"column": condition.column, "op": condition.op,
+            "value": _encode(condition.value, condition.name), "missing": condition.missing}
+
+
+def condition_from_json(spec: Any, budget: _Budget, missing: str = "false") -> Any:
+    """The :class:`~logicrules.fca.scaling.Condition` of :func:`condition_to_json`
+    (``missing``: the policy of a file written before conditions recorded theirs)."""
+    from logicrules.fca.scaling import Condition
+
+    if not isinstance(spec, dict) or not {"column", "op"} <= set(spec):
+        raise ValueError(f"not a condition: {spec!r:.120}")
+    return Condition(spec["column"], spec["op"], _decode(spec.get("value"), budget),
+                     missing=spec.get("missing", missing))
 
 
 # -------------------------------------------------------------------------------- values

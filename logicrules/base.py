@@ -21,7 +21,10 @@ from sklearn.utils.validation import (_check_sample_weight, check_array, check_i
                                       has_fit_parameter, validate_data)
 
 from logicrules import probability
-from logicrules.formula import Formula, Literal
+from logicrules.checklist import AtLeast
+from logicrules.conditions import with_conditions
+from logicrules.formula import Formula, Literal, conjunction, disjunction
+from logicrules.simplify import simplify_on_domain
 from logicrules.validation import as_boolean_matrix
 
 __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
@@ -122,8 +125,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         The fitted binarizer (None with ``binarizer="passthrough"``).
     attribute_names_ : list of str
         Names of the binarized attributes the formula speaks of.
+    raw_formula_ : Formula
+        The rule as the learner built it, its literals carrying their binarizer conditions.
     formula_ : Formula
-        The learned rule.
+        The rule simplified on the binarizer's domain
+        (:func:`~logicrules.simplify.simplify_on_domain`): thresholds on one column merged,
+        one-hot exclusivity used, implied and contradictory literals removed, a minimal DNF
+        when shorter. It agrees with ``raw_formula_`` on every row the binarizer can produce,
+        missing values included; ``predict`` uses it.
     rules_ : DataFrame
         :meth:`get_rules` on the training data.
     cell_counts_ : ndarray of shape (n_cells + 1, 2)
@@ -282,6 +291,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         Xb = np.asarray(self.binarizer_.transform(X), dtype=bool)
         return Xb, [str(name) for name in self.binarizer_.get_feature_names_out()]
 
+    def _conditions(self) -> dict[str, Any]:
+        """Attribute name -> Condition of the fitted binarizer (empty for passthrough)."""
+        conditions = getattr(self.binarizer_, "conditions_", None) if self.binarizer_ is not None else None
+        return {c.name: c for c in conditions or ()}
+
     def _input_names(self) -> list[str]:
         """Input column names: ``feature_names_in_``, or ``x0, x1, ...`` for arrays."""
         if hasattr(self, "feature_names_in_"):
@@ -297,7 +311,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if unknown:
             raise ValueError(f"the learned formula uses attributes unknown to the binarizer: {sorted(map(str, unknown))}")
         self.attribute_names_ = list(names)
-        self.formula_ = formula
+        conditions = self._conditions()
+        self.raw_formula_ = with_conditions(formula, conditions) if conditions else formula
+        self.formula_ = simplify_on_domain(self.raw_formula_, order=self.attribute_names_)
         self.rules_ = self._rules_frame(Xb, y)
         masks, sides, rest_side = self._cells(Xb)
         y_index = y.astype(np.intp)
@@ -313,9 +329,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """The rule's cells on binarized rows: membership (n, cells), their sides, the rest's side.
 
         DNF: one cell per term (positive side), the rest (no term fires) negative. CNF: one cell
-        per clause, holding the rows on which it fails (negative side), the rest positive.
+        per clause, holding the rows on which it fails (negative side), the rest positive. A
+        checklist (at least m of n literals): one cell where it holds, the rest negative.
         """
         kind, terms = self._terms()
+        if kind == "checklist":  # one cell: the rows where at least m items hold
+            masks = (self._literal_matrix(Xb, terms[0]).sum(axis=1) >= self.formula_.m)[:, None]
+            return masks, np.ones(1, dtype=bool), False
         if not terms:
             return np.zeros((Xb.shape[0], 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
         masks = np.column_stack([
@@ -398,6 +418,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     def _terms(self) -> tuple[str, list[list[Literal]]]:
         """The formula as ``("dnf", terms)`` or ``("cnf", clauses)``, each a list of literal lists."""
         formula = self.formula_
+        if isinstance(formula, AtLeast) and all(isinstance(op, Literal) for op in formula.operands):
+            return "checklist", [list(formula.operands)]
         clauses = _cnf_clauses(formula)
         if clauses is not None and len(clauses) > 1:
             return "cnf", clauses
@@ -420,11 +442,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         rows = []
         for term in terms:
             truth = self._literal_matrix(Xb, term)
-            fires = truth.all(axis=1) if kind == "dnf" else truth.any(axis=1)
+            if kind == "checklist":
+                fires = truth.sum(axis=1) >= self.formula_.m
+            else:
+                fires = truth.all(axis=1) if kind == "dnf" else truth.any(axis=1)
             support = int(fires.sum())
             positives = int((fires & y).sum())
             rows.append({
-                "rule": _term_text(term, kind),
+                "rule": str(self.formula_) if kind == "checklist" else _term_text(term, kind),
                 "support": support,
                 "precision": positives / support if support else float("nan"),
                 "coverage": support / n if n else float("nan"),
@@ -472,7 +497,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         parts: list[list[str]] = [[] for _ in range(n)]
         for term in terms:
             truth = self._literal_matrix(Xb, term)
-            if kind == "dnf":
+            if kind == "checklist":
+                m = self.formula_.m
+                for i in range(n):
+                    true_items = [_literal_text(lit) for lit, t in zip(term, truth[i]) if t]
+                    count = f"{len(true_items)} of the {len(term)} items hold (at least {m} needed)"
+                    parts[i].append(f"{count}: {', '.join(true_items)}" if true_items else count)
+            elif kind == "dnf":
                 holds = truth.all(axis=1)
                 witness = np.argmin(truth, axis=1) if term else np.zeros(n, dtype=np.intp)
                 for i in range(n):
@@ -524,14 +555,13 @@ def _check_no_missing_labels(y: Any) -> None:
 
 
 def _literal_text(literal: Literal) -> str:
-    return f"NOT {literal.attribute}" if literal.negated else str(literal.attribute)
+    return str(literal)
 
 
 def _term_text(term: list[Literal], kind: str) -> str:
     if not term:
         return "TRUE" if kind == "dnf" else "FALSE"
-    joiner = " AND " if kind == "dnf" else " OR "
-    return joiner.join(_literal_text(lit) for lit in term)
+    return str(conjunction(*term) if kind == "dnf" else disjunction(*term))
 
 
 def _cnf_clauses(formula: Formula) -> list[list[Literal]] | None:

@@ -20,12 +20,14 @@ from typing import Any
 
 import numpy as np
 
+from logicrules.checklist import AtLeast, _counter
 from logicrules.formula import (
     FALSE,
     TRUE,
     And,
     Formula,
     Literal,
+    Or,
     _count,
     _evaluate_bits_on,
     _ordered,
@@ -136,8 +138,13 @@ def _xor_satisfiable(f: Formula, g: Formula, attributes: list) -> bool:
             symbol = symbols[h.attribute]
             return ~symbol if h.negated else symbol
         children = [encode(op) for op in h.operands]
+        if isinstance(h, AtLeast):  # a unary counter, one fresh variable per AND / OR gate
+            return _counter(children, h.m, lambda a, b: gate(And, [a, b]), lambda a, b: gate(Or, [a, b]))
+        return gate(type(h), children)
+
+    def gate(kind: type, children: list[Any]) -> Any:
         t = sympy.Symbol(f"t{next(counter)}")
-        if isinstance(h, And):
+        if kind is And:
             clauses.extend(sympy.Or(~t, c) for c in children)
             clauses.append(sympy.Or(t, *(~c for c in children)))
         else:

@@ -16,6 +16,7 @@ import json
 import keyword
 from typing import Any
 
+from logicrules.checklist import AtLeast
 from logicrules.formula import FALSE, TRUE, And, Formula, Literal, Not, Or
 
 __all__ = ["EXPORT_FORMATS", "export_formula", "to_latex", "to_query", "to_sympy", "to_text"]
@@ -114,15 +115,39 @@ def to_latex(obj: Any) -> str:
     >>> to_latex(Literal("a_1") & ~Literal("b"))
     '\\\\text{a\\\\_1} \\\\wedge \\\\neg \\\\text{b}'
     """
+    formula = _formula_of(obj)
+    conditions = {} if isinstance(obj, Formula) else _conditions_of(obj)
+    return _latex(formula, conditions)
+
+
+def _latex(formula: Formula, conditions: dict[str, Any]) -> str:
+    r"""LaTeX of a formula; each threshold node becomes ``\operatorname{at\,least}_m(...)``."""
     import sympy
 
-    formula = _formula_of(obj)
-    expr = formula.to_sympy()
-    conditions = {} if isinstance(obj, Formula) else _conditions_of(obj)
+    placeholders: dict[str, str] = {}
+
+    def replace(f: Formula) -> Formula:
+        if isinstance(f, AtLeast):
+            key = f"at least node {len(placeholders)}"
+            items = ", ".join(_latex(op, conditions) for op in f.operands)
+            placeholders[key] = f"\\operatorname{{at\\,least}}_{{{f.m}}}\\left({items}\\right)"
+            return Literal(key)
+        if isinstance(f, Not):
+            return Not(replace(f.operand))
+        if isinstance(f, (And, Or)):
+            return type(f)(*(replace(op) for op in f.operands))
+        return f
+
+    expr = replace(formula).to_sympy()
     names = {}
     for symbol in expr.free_symbols:
         condition = conditions.get(symbol.name)
-        names[symbol] = _latex_condition(condition) if condition is not None else _latex_text(symbol.name)
+        if symbol.name in placeholders:
+            names[symbol] = placeholders[symbol.name]
+        elif condition is not None:
+            names[symbol] = _latex_condition(condition)
+        else:
+            names[symbol] = _latex_text(symbol.name)
     return sympy.latex(expr, symbol_names=names)
 
 
@@ -232,6 +257,9 @@ def to_query(model: Any, guard_missing: bool = False) -> str:
         if isinstance(f, Not):
             inner = render(f.operand)
             return f"not ({inner})" if isinstance(f.operand, (And, Or)) else f"not {inner}"
+        if isinstance(f, AtLeast):
+            counts = " + ".join(f"({render(op)}) * 1" for op in f.operands)
+            return f"({counts} >= {f.m})"
         if isinstance(f, (And, Or)):
             joiner = " and " if isinstance(f, And) else " or "
             parts = [render(op) for op in f.operands]

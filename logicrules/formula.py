@@ -109,6 +109,9 @@ class Formula(ABC):
     @abstractmethod
     def _text(self, name: Callable[[Attribute], str]) -> str: ...
 
+    #: Whether the text needs parentheses as an operand ("a OR b", "x <= 5 or missing").
+    _compound = False
+
     @abstractmethod
     def to_nnf(self) -> Formula:
         """Equivalent negation normal form: ``Not`` only on literals (as negated ``Literal``).
@@ -359,7 +362,9 @@ class Formula(ABC):
             symbols = [sympy.Symbol(f"v{i}") for i in range(len(attributes))]
             # SOPform reads an int minterm's bits most significant first: variable k-1 first.
             expr = SOPform(symbols[::-1], [int(i) for i in minterms])
-            result = from_sympy(expr, {s.name: a for s, a in zip(symbols, attributes)})
+            leaves = _literals_of(self)
+            result = from_sympy(expr, {s.name: leaves.get((a, False), a)
+                                       for s, a in zip(symbols, attributes)})
         return (result, True) if return_status else result
 
     # --- normal forms -----------------------------------------------------------------------
@@ -387,8 +392,10 @@ class Formula(ABC):
         >>> print((a & (b | ~c)).to_dnf())
         (a AND b) OR (a AND NOT c)
         """
-        terms = _dnf_terms(self.to_nnf(), _count(max_terms, "max_terms"))
-        return disjunction(*(conjunction(*(Literal(a, neg) for a, neg in term.items()))
+        nnf = self.to_nnf()
+        terms = _dnf_terms(nnf, _count(max_terms, "max_terms"))
+        leaves = _literals_of(nnf)
+        return disjunction(*(conjunction(*(leaves.get((a, neg)) or Literal(a, neg) for a, neg in term.items()))
                              for term in terms))
 
     def conjunctions(self) -> list[list[Literal]]:
@@ -434,6 +441,13 @@ class Literal(Formula):
     attribute : str or int
         Attribute name (e.g. ``"age > 54.5"``) or column position.
     negated : bool, default False
+    condition : Condition, optional
+        What the attribute means on the raw column (a
+        :class:`~logicrules.fca.scaling.Condition`, whose ``name`` must equal ``attribute``).
+        With it, a negated literal prints as the complementary condition, missing values
+        included (``age <= 54.5 or missing``), and :mod:`logicrules.simplify` knows which
+        literals imply or exclude each other. Equality and hashing ignore it: an attribute
+        name stands for one condition.
 
     Examples
     --------
@@ -445,18 +459,22 @@ class Literal(Formula):
     Literal('age > 54.5')
     """
 
-    __slots__ = ("attribute", "negated", "_hash")
+    __slots__ = ("attribute", "negated", "condition", "_hash")
 
-    def __init__(self, attribute: Attribute, negated: bool = False) -> None:
+    def __init__(self, attribute: Attribute, negated: bool = False, condition: Any = None) -> None:
         if not isinstance(negated, (bool, np.bool_)):
             raise TypeError(f"negated must be a bool, got {type(negated).__name__}")
         attribute = _check_attribute(attribute)
+        if condition is not None and getattr(condition, "name", None) != attribute:
+            raise ValueError(f"the condition of literal {attribute!r} must be named like it, got "
+                             f"{getattr(condition, 'name', condition)!r}")
         object.__setattr__(self, "attribute", attribute)
         object.__setattr__(self, "negated", bool(negated))
+        object.__setattr__(self, "condition", condition)
         object.__setattr__(self, "_hash", hash(("Literal", attribute, bool(negated))))
 
     def __reduce__(self) -> Any:
-        return (Literal, (self.attribute, self.negated))
+        return (Literal, (self.attribute, self.negated, self.condition))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Formula):
@@ -472,7 +490,7 @@ class Literal(Formula):
         return f"Literal({self.attribute!r}{suffix})"
 
     def __invert__(self) -> Literal:
-        return Literal(self.attribute, not self.negated)
+        return Literal(self.attribute, not self.negated, self.condition)
 
     @property
     def size(self) -> int:
@@ -486,7 +504,19 @@ class Literal(Formula):
         return alg.literal(self.attribute, self.negated)
 
     def _text(self, name: Callable[[Attribute], str]) -> str:
+        if self.condition is not None:
+            from logicrules.conditions import literal_text
+
+            return literal_text(self.condition, self.negated)
         return f"NOT {name(self.attribute)}" if self.negated else name(self.attribute)
+
+    @property
+    def _compound(self) -> bool:
+        if self.condition is None:
+            return False
+        from logicrules.conditions import is_compound
+
+        return is_compound(self.condition, self.negated)
 
     def to_nnf(self) -> Formula:
         return self
@@ -596,7 +626,7 @@ class Not(Formula):
 
     def _text(self, name: Callable[[Attribute], str]) -> str:
         inner = self.operand._text(name)
-        return f"NOT ({inner})" if isinstance(self.operand, _NAry) else f"NOT {inner}"
+        return f"NOT ({inner})" if self.operand._compound else f"NOT {inner}"
 
     def to_nnf(self) -> Formula:
         return self.operand._negated_nnf()
@@ -605,10 +635,34 @@ class Not(Formula):
         return self.operand.to_nnf()
 
 
-class _NAry(Formula):
-    """Common code of :class:`And` and :class:`Or`."""
+class _Node(Formula):
+    """Common code of the nodes with operands: And, Or and the threshold node."""
 
     __slots__ = ("operands", "_hash", "_size", "_attributes")
+    _compound = True
+
+    def _store(self, key: Any, operands: tuple[Formula, ...]) -> None:
+        object.__setattr__(self, "operands", operands)
+        object.__setattr__(self, "_hash", hash((key, operands)))
+        object.__setattr__(self, "_size", sum(op.size for op in operands))
+        object.__setattr__(self, "_attributes", frozenset().union(*(op.attributes for op in operands)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @property
+    def size(self) -> int:
+        return self._size
+
+    @property
+    def attributes(self) -> frozenset[Attribute]:
+        return self._attributes
+
+
+class _NAry(_Node):
+    """Common code of :class:`And` and :class:`Or`."""
+
+    __slots__ = ()
     _keyword = ""
 
     def __init__(self, *operands: Formula) -> None:
@@ -624,11 +678,7 @@ class _NAry(Formula):
             helper = "conjunction" if cls is And else "disjunction"
             raise ValueError(f"{cls.__name__} needs at least 2 operands, got {len(flat)}; "
                              f"use {helper}(...) to accept fewer")
-        ops = tuple(flat)
-        object.__setattr__(self, "operands", ops)
-        object.__setattr__(self, "_hash", hash((cls.__name__, ops)))
-        object.__setattr__(self, "_size", sum(op.size for op in ops))
-        object.__setattr__(self, "_attributes", frozenset().union(*(op.attributes for op in ops)))
+        self._store(cls.__name__, tuple(flat))
 
     def __reduce__(self) -> Any:
         return (type(self), self.operands)
@@ -639,24 +689,30 @@ class _NAry(Formula):
         return (type(other) is type(self) and self._hash == other._hash
                 and self.operands == other.operands)
 
-    def __hash__(self) -> int:
-        return self._hash
+    __hash__ = _Node.__hash__  # defining __eq__ would otherwise unset it
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(map(repr, self.operands))})"
 
-    @property
-    def size(self) -> int:
-        return self._size
-
-    @property
-    def attributes(self) -> frozenset[Attribute]:
-        return self._attributes
-
     def _text(self, name: Callable[[Attribute], str]) -> str:
-        parts = (f"({op._text(name)})" if isinstance(op, _NAry) else op._text(name)
-                 for op in self.operands)
+        pairs = self._interval_pairs()
+        absorbed = set(pairs.values())
+        parts = []
+        for i, op in enumerate(self.operands):
+            if i in absorbed:
+                continue
+            if i in pairs:
+                from logicrules.conditions import interval_text
+
+                text, compound = interval_text(op, self.operands[pairs[i]])
+            else:
+                text, compound = op._text(name), op._compound
+            parts.append(f"({text})" if compound else text)
         return f" {self._keyword} ".join(parts)
+
+    def _interval_pairs(self) -> dict[int, int]:
+        """Operands printed together as one interval (``20 < x <= 50``): first -> second."""
+        return {}
 
 
 class And(_NAry):
@@ -673,6 +729,13 @@ class And(_NAry):
 
     __slots__ = ()
     _keyword = "AND"
+
+    def _interval_pairs(self) -> dict[int, int]:
+        if not any(isinstance(op, Literal) and op.condition is not None for op in self.operands):
+            return {}
+        from logicrules.conditions import interval_pairs
+
+        return interval_pairs(self.operands)
 
     def _fold(self, alg: _Algebra) -> Any:
         return alg.conj([op._fold(alg) for op in self.operands])
@@ -769,9 +832,10 @@ def from_sympy(expr: Any, attribute_map: Mapping[str, Attribute] | None = None) 
         functions (``Xor``, ``Implies``, ``Equivalent``, ``ITE``, ...) are rewritten to
         negation normal form first. Operands are ordered by SymPy's ``default_sort_key`` so
         the result is deterministic.
-    attribute_map : mapping of str to (str or int), optional
-        Attribute for each symbol name (e.g. to restore ``int`` attributes); symbols not in
-        the map become ``Literal(symbol.name)``.
+    attribute_map : mapping of str to (str, int or Literal), optional
+        Attribute for each symbol name (e.g. to restore ``int`` attributes), or the positive
+        :class:`Literal` itself (to restore its condition); symbols not in the map become
+        ``Literal(symbol.name)``.
 
     Raises
     ------
@@ -798,7 +862,8 @@ def from_sympy(expr: Any, attribute_map: Mapping[str, Attribute] | None = None) 
         if e is False or e is sympy.false:
             return FALSE
         if isinstance(e, sympy.Symbol):
-            return Literal(mapping.get(e.name, e.name))
+            target = mapping.get(e.name, e.name)
+            return target if isinstance(target, Literal) else Literal(target)
         if isinstance(e, boolalg.Not):
             inner = convert(e.args[0])
             return ~inner if isinstance(inner, Literal) else Not(inner)
@@ -843,6 +908,22 @@ def _namer(feature_names: Sequence[str] | None) -> Callable[[Attribute], str]:
         return str(names[a])
 
     return name
+
+
+def _literals_of(formula: Formula) -> dict[tuple[Attribute, bool], Literal]:
+    """Every literal leaf of a formula (with its condition) by (attribute, negated), both signs."""
+    found: dict[tuple[Attribute, bool], Literal] = {}
+    stack = [formula]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, Literal):
+            found.setdefault((f.attribute, f.negated), f)
+            found.setdefault((f.attribute, not f.negated), ~f)
+        elif isinstance(f, Not):
+            stack.append(f.operand)
+        else:
+            stack.extend(getattr(f, "operands", ()))
+    return found
 
 
 def _as_literal(f: Formula) -> Literal | None:
@@ -1042,6 +1123,8 @@ def _dnf_terms(nnf: Formula, max_terms: int) -> list[dict[Attribute, bool]]:
         return [{}]
     if nnf is FALSE:
         return []
+    if not isinstance(nnf, _NAry):  # a threshold node (logicrules.checklist.AtLeast)
+        return _dnf_terms(nnf._expand(max_terms).to_nnf(), max_terms)
     parts = [_dnf_terms(op, max_terms) for op in nnf.operands]
     if isinstance(nnf, Or):
         terms = [t for p in parts for t in p]

@@ -24,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from logicrules._model_json import (MAX_FORMULA_DEPTH, _Budget, _check_params, _decode, _encode, _import_class,
-                                    _qualified, _is_ours, _set_state, formula_from_json, formula_to_json)
+                                    _qualified, _is_ours, _set_state, condition_from_json, condition_to_json,
+                                    formula_from_json, formula_to_json)
 
 __all__ = ["FORMAT_VERSION", "MAX_FORMULA_DEPTH", "formula_from_json", "formula_to_json", "load_model",
            "save_model"]
@@ -66,8 +67,7 @@ def _encode_binarizer(binarizer: Any) -> dict | None:
     return {
         "class": _qualified(binarizer),
         "params": _encode(binarizer.get_params(deep=False), "binarizer_ params"),
-        "conditions": [{"column": c.column, "op": c.op, "value": _encode(c.value, c.name)}
-                       for c in binarizer.conditions_],
+        "conditions": [condition_to_json(c) for c in binarizer.conditions_],
         "state": state,
     }
 
@@ -75,7 +75,7 @@ def _encode_binarizer(binarizer: Any) -> dict | None:
 def _decode_binarizer(spec: dict | None, budget: _Budget) -> Any:
     if spec is None:
         return None
-    from logicrules.fca.scaling import Condition, _BaseBinarizer
+    from logicrules.fca.scaling import _BaseBinarizer
 
     cls = _import_class(spec["class"])
     if not issubclass(cls, _BaseBinarizer):
@@ -83,7 +83,7 @@ def _decode_binarizer(spec: dict | None, budget: _Budget) -> Any:
     binarizer = cls(**_decode(spec["params"], budget))
     _check_params(binarizer)
     _set_state(binarizer, spec["state"], budget, "binarizer state")
-    binarizer.conditions_ = [Condition(c["column"], c["op"], _decode(c["value"], budget))
+    binarizer.conditions_ = [condition_from_json(c, budget, getattr(binarizer, "missing", "false"))
                              for c in spec["conditions"]]
     kinds = getattr(binarizer, "column_kinds_", None)
     if not isinstance(kinds, dict) or not all(c.column in kinds for c in binarizer.conditions_):

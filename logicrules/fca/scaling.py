@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import ROUND_CEILING, ROUND_HALF_EVEN, Decimal, localcontext
 from numbers import Integral
 from typing import Any
@@ -139,6 +139,11 @@ class Condition:
     value : float, str or None
         The threshold (float) or the category (as found in the data, usually a str); None for
         ``"is missing"`` and ``"is true"``.
+    missing : {"error", "false", "indicator"}, default "false"
+        The missing-value policy of the binarizer that made the condition: under ``"error"`` a
+        missing value never reaches it (transform raises); under ``"false"`` and
+        ``"indicator"`` a missing value may occur and makes the condition false (so its
+        negation true).
 
     Notes
     -----
@@ -146,6 +151,8 @@ class Condition:
     ``"x != v"`` is true for a category never seen at fit (it differs from ``v``). A value
     equals a category when it is equal, or, failing that, when both read the same (``1``,
     ``1.0`` and ``"1"``; see :meth:`MedianBinarizer.transform`).
+    The policy does not change the name; :mod:`logicrules.conditions` uses it to print
+    negations honestly (``x > 2.5 or missing``) and to know which rows a binarizer can produce.
 
     Examples
     --------
@@ -160,8 +167,11 @@ class Condition:
     column: str
     op: str
     value: Any = None
+    missing: str = "false"
 
     def __post_init__(self) -> None:
+        if self.missing not in MISSING_POLICIES:
+            raise ValueError(f"missing must be one of {MISSING_POLICIES}, got {self.missing!r}")
         if self.op not in OPERATORS:
             raise ValueError(f"unknown operator {self.op!r}; use one of {OPERATORS}")
         if self.op in ("is missing", "is true") and self.value is not None:
@@ -533,15 +543,15 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         declared = self._categorical_columns(list(data.columns))
 
         kinds: dict[str, str] = {}
+        categories: dict[str, list[Any]] = {}
         candidates: list[Condition] = []
         reasons: dict[str, str] = {}
         for j, column in enumerate(data.columns):
             series = data.iloc[:, j]
             kind = "categorical" if column in declared else _column_kind(series, column)
             if kind == "categorical":
-                conditions, reason = self._categorical_conditions(
-                    column, _sorted_categories(series, column)
-                )
+                categories[column] = _sorted_categories(series, column)
+                conditions, reason = self._categorical_conditions(column, categories[column])
             else:
                 values = _column_to_float(series, column)
                 self._check_finite(values, column)
@@ -562,7 +572,8 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
         extents = self._evaluate(data, candidates)
         keep, self.redundant_ = self._select(candidates, extents)
-        self.conditions_ = [c for c, k in zip(candidates, keep) if k]
+        self.conditions_ = [replace(c, missing=self.missing) for c, k in zip(candidates, keep) if k]
+        self.categories_ = categories
         self.dropped_ = self._dropped_columns(list(data.columns), candidates, keep, reasons)
         names = [c.name for c in self.conditions_]
         if len(set(names)) != len(names):
@@ -779,6 +790,8 @@ _ATTRIBUTES_DOC = """
         value attributes, then ``x is missing``).
     column_kinds_ : dict of str to str
         Input column name -> ``"binary"``, ``"numeric"`` or ``"categorical"``.
+    categories_ : dict of str to list
+        Categorical input column -> its categories seen at fit, sorted.
     dropped_ : dict of str to str
         Input column -> why it yields no attribute (constant, all values missing, ...).
     redundant_ : dict of str to str

@@ -40,6 +40,7 @@ from logicrules.base import RuleClassifier
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
+from logicrules.simplify import prime_implicants
 from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
@@ -524,35 +525,6 @@ def _map_features(stage, final, features: list[str], final_names: list[str]) -> 
 
 
 # ------------------------------------------------------------------------ DNF for many types
-def _prime_implicants(minterms: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Quine-McCluskey merging: all prime implicants as (values, masks) of k-bit codes.
-
-    An implicant is a pair (value, mask): the bits in ``mask`` are free, the others must equal
-    ``value`` (whose masked bits are 0). Level by level, two implicants with the same mask whose
-    values differ in one free-able bit merge; those never merged are prime.
-    """
-    full = (1 << k) - 1
-    keys = np.unique(minterms.astype(np.int64))  # key = mask << k | value
-    prime_keys = []
-    while len(keys):
-        values, masks = keys & full, keys >> k
-        merged = np.zeros(len(keys), dtype=bool)
-        new = []
-        for b in range(k):
-            bit = np.int64(1 << b)
-            low = ((values & bit) == 0) & ((masks & bit) == 0)
-            partner = keys[low] | bit
-            pos = np.minimum(np.searchsorted(keys, partner), len(keys) - 1)
-            found = keys[pos] == partner
-            merged[np.flatnonzero(low)[found]] = True
-            merged[pos[found]] = True
-            new.append(keys[low][found] | (bit << k))
-        prime_keys.append(keys[~merged])
-        keys = np.unique(np.concatenate(new)) if new else np.zeros(0, dtype=np.int64)
-    primes = np.concatenate(prime_keys) if prime_keys else np.zeros(0, dtype=np.int64)
-    return primes & full, primes >> k
-
-
 def compact_dnf(table: TypeTable) -> Formula:
     """A short DNF equivalent to the table's ideal DNF, for too many variables for SymPy.
 
@@ -574,7 +546,7 @@ def compact_dnf(table: TypeTable) -> Formula:
     positive = table.positive_codes()
     if len(positive) == 0:
         return disjunction()
-    values, masks = _prime_implicants(positive, k)
+    values, masks = prime_implicants(positive, k)
     covers = (positive[None, :] & ~masks[:, None]) == values[:, None]  # (primes, minterms)
     n_literals = k - np.array([int(m).bit_count() for m in masks])
     chosen = list(np.flatnonzero((covers & (covers.sum(axis=0) == 1)).any(axis=1)))

@@ -27,7 +27,6 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "learn_cnf": ".rules",
         "learn_m_of_n": ".rules",
         "m_of_n_predict": ".rules",
-        "MAX_M_OF_N_TERMS": ".rules",
         "RuleSetProblem": ".master",
         "ConjunctionPool": ".master",
         "build_rule_set_problem": ".master",

@@ -12,7 +12,6 @@ adding when it removes more than ``lam * n_samples`` (weighted) errors. The LP i
 
 from __future__ import annotations
 
-import itertools
 import time
 from numbers import Integral, Real
 
@@ -23,8 +22,9 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import StrOptions
 
 from logicrules.base import RuleClassifier
+from logicrules.checklist import at_least
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
-from logicrules.lp.rules import (MAX_M_OF_N_TERMS, learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
+from logicrules.lp.rules import (learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
                                  learn_or_rule)
 from logicrules.lp.solvers import SOLVERS
 from logicrules.validation import Interval
@@ -94,9 +94,9 @@ class LPRuleClassifier(RuleClassifier):
     Attributes
     ----------
     formula_ : Formula
-        The learned rule over ``attribute_names_``. For m-of-n it is the OR of the AND of all
-        m-subsets of the n literals; pairs with more than ``MAX_M_OF_N_TERMS`` (256) such terms
-        are never chosen, so the formula is always exact (``predict`` counts literals directly).
+        The learned rule over ``attribute_names_``. For m-of-n it is one threshold node,
+        :class:`~logicrules.checklist.AtLeast` (``at least m of: ...``, size n; an OR for
+        m = 1, an AND for m = n), which ``predict`` evaluates directly.
     lam_ : float
         The lam used (chosen by cross-validation with ``lam="cv"``).
     lp_result_ : dict
@@ -258,12 +258,6 @@ class LPRuleClassifier(RuleClassifier):
         best = np.flatnonzero(scores >= scores.max() - 1e-12)
         return float(LAM_GRID[best[-1]])
 
-    # -------------------------------------------------------------- prediction
-    def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
-        if self.rule == "m_of_n":
-            return _predict_structure(self.rule, self._structure, Xb)
-        return super()._evaluate(Xb)
-
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = False
@@ -335,14 +329,7 @@ def _to_formula(rule: str, structure, names: list[str]) -> Formula:
     if rule == "cnf":
         return conjunction(*(disjunction(*lits(c)) for c in structure))
     columns, m = structure
-    if len(columns) == 0:
-        return FALSE
-    if len(columns) < m:
-        return FALSE
-    terms = list(itertools.combinations(lits(columns), m))
-    if len(terms) > MAX_M_OF_N_TERMS:
-        raise ValueError(f"an {m}-of-{len(columns)} rule has {len(terms)} terms, more than {MAX_M_OF_N_TERMS}")
-    return disjunction(*(conjunction(*t) for t in terms))
+    return at_least(m, lits(columns)) if len(columns) else FALSE
 
 
 def regularization_path(estimator: LPRuleClassifier, X, y, lams=LAM_GRID, X_test=None, y_test=None) -> pd.DataFrame:

@@ -34,11 +34,7 @@ from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_gro
 from logicrules.validation import as_boolean_matrix, as_boolean_target
 
 __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
-           "learn_m_of_n", "m_of_n_predict", "MAX_M_OF_N_TERMS"]
-
-#: Largest number of AND-terms C(n, m) for which an m-of-n rule is expanded into a DNF formula;
-#: (literals, m) pairs beyond it are not considered, so ``formula_`` is always exact.
-MAX_M_OF_N_TERMS = 256
+           "learn_m_of_n", "m_of_n_predict"]
 
 
 @dataclass
@@ -305,14 +301,15 @@ def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: fl
 
 
 def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
-                 time_limit: float | None = None, max_terms: int = MAX_M_OF_N_TERMS,
+                 time_limit: float | None = None, max_terms: int | None = None,
                  sample_weight=None) -> MofNFit:
     """Learn an m-of-n checklist by threshold group testing.
 
     For each m in 1..max_m the (integer or relaxed) threshold LP selects literals; for every
-    threshold t of its w the literal set ``{j: w_j >= t}`` is combined with every m' whose rule
-    has at most ``max_terms`` DNF terms (``C(n, m') <= max_terms``), and the pair with the least
-    exact training objective ``lam * n + c_pos * FN + c_neg * FP`` wins (ties: fewer literals).
+    threshold t of its w the literal set ``{j: w_j >= t}`` is combined with every m' (with
+    ``max_terms``, only those whose rule has at most that many DNF terms, ``C(n, m') <=
+    max_terms``, for a rule that must be expanded), and the pair with the least exact training
+    objective ``lam * n + c_pos * FN + c_neg * FP`` wins (ties: fewer literals).
 
     Examples
     --------
@@ -349,7 +346,7 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
             tp = np.cumsum(pos_hist[::-1])[::-1]      # tp[k] = positives with count >= k
             fp = np.cumsum(neg_hist[::-1])[::-1]
             ks = np.arange(1, size + 1)
-            allowed = np.array([math.comb(size, k) <= max_terms for k in ks])
+            allowed = np.array([max_terms is None or math.comb(size, k) <= max_terms for k in ks])
             if not allowed.any():
                 continue
             scores = lam * size + c_pos * (n_pos - tp[ks]) + c_neg * fp[ks]

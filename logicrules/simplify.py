@@ -1,0 +1,308 @@
+"""Domain-aware simplification: shorter formulas that agree on every row a binarizer can produce.
+
+A learner's formula treats its attributes as independent variables, but ``x > 45`` and
+``x > 55`` are not: no row has ``x > 55`` without ``x > 45``, no row has ``A == a`` and
+``A == b``. :func:`simplify_on_domain` uses these ties (a :class:`~logicrules.conditions.Domain`
+built from the literals' conditions) in two steps:
+
+1. *local*: in every AND / OR, the literals on one column are replaced by the fewest of them
+   that allow the same values of the column (``x > 45 AND x > 55`` -> ``x > 55``,
+   ``A == a AND NOT A == b`` -> ``A == a``), a conjunction allowing no value becomes FALSE and a
+   disjunction allowing every value TRUE;
+2. *minimal DNF with don't-cares* (at most ``max_variables`` attributes): the truth
+   assignments no row can produce are don't-cares; all prime implicants of the true and
+   don't-care assignments (Quine-McCluskey, vectorized), then a cover of the true assignments
+   of least total literal count (then fewest terms) by an integer program. The DNF replaces
+   the formula when it has fewer literals.
+
+Both steps are exact on the domain: the result agrees with the input on every row the
+binarizer can produce, missing values included. Threshold nodes (``AtLeast``) are kept as
+nodes (their operands are simplified); a formula holding one is not turned into a DNF.
+
+Examples
+--------
+>>> from logicrules.fca.scaling import Condition
+>>> from logicrules.formula import Literal
+>>> c45, c55 = Condition("x", ">", 45.0), Condition("x", ">", 55.0)
+>>> x45, x55 = Literal(c45.name, condition=c45), Literal(c55.name, condition=c55)
+>>> print(simplify_on_domain(x45 & x55), "|", simplify_on_domain((x45 & ~x55) | x55))
+x > 55 | x > 45
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from scipy import optimize, sparse
+
+from logicrules.checklist import AtLeast, at_least
+from logicrules.conditions import Domain
+from logicrules.formula import (
+    FALSE,
+    TRUE,
+    And,
+    Attribute,
+    Formula,
+    Literal,
+    Not,
+    Or,
+    _BoolAlgebra,
+    _Constant,
+    _literals_of,
+    _ordered,
+    conjunction,
+    disjunction,
+)
+
+__all__ = ["minimal_dnf", "prime_implicants", "simplify_on_domain"]
+
+#: Default bound on the attributes of a formula minimized into a DNF (2**12 assignments).
+MAX_VARIABLES = 12
+#: Largest group of literals on one column searched for a smallest equivalent subset.
+_LOCAL_GROUP = 10
+
+
+def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,
+                       max_variables: int = MAX_VARIABLES) -> Formula:
+    """A formula with at most as many literals, equal to ``formula`` on the domain.
+
+    Parameters
+    ----------
+    formula : Formula
+        Literals that carry a condition are tied to the other conditions on their column;
+        the others are free variables.
+    domain : Domain, fitted binarizer, conditions or None, optional
+        More about the attributes (see :meth:`Domain.of`); the literals' own conditions are
+        always used.
+    order : sequence of attribute keys, optional
+        Order of literals in the terms of a new DNF (e.g. the binarizer's attribute order);
+        other attributes follow in sorted order.
+    max_variables : int, default 12
+        Build a minimal DNF only for formulas over at most this many attributes.
+
+    Returns
+    -------
+    Formula
+
+    Examples
+    --------
+    >>> from logicrules.fca.scaling import Condition
+    >>> from logicrules.formula import Literal
+    >>> a, b = Condition("A", "==", "a"), Condition("A", "==", "b")
+    >>> la, lb = Literal(a.name, condition=a), Literal(b.name, condition=b)
+    >>> print(simplify_on_domain(la & ~lb), "|", simplify_on_domain(la & lb))
+    A == a | FALSE
+    """
+    if not isinstance(formula, Formula):
+        raise TypeError(f"simplify_on_domain needs a Formula, got {type(formula).__name__}")
+    domain = Domain.of(domain)
+    conditions = {a: lit.condition for (a, _), lit in _literals_of(formula).items()
+                  if lit.condition is not None}
+    local = _local(formula, domain, conditions)
+    if _has_threshold(local) or len(local.attributes) > max_variables or local.size <= 1:
+        return local
+    dnf = minimal_dnf(local, domain, order=order, conditions=conditions)
+    return dnf if dnf.size < local.size else local
+
+
+def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,
+                conditions: dict | None = None, time_limit: float = 10.0) -> Formula:
+    """A DNF of least literal count (then fewest terms) equal to ``formula`` on the domain.
+
+    Parameters
+    ----------
+    formula : Formula
+    domain : Domain, binarizer, conditions or None, optional
+        See :meth:`Domain.of`.
+    order : sequence of attribute keys, optional
+        Order of the literals within a term.
+    conditions : dict of attribute to Condition, optional
+        Conditions of the formula's attributes (default: those its literals carry).
+    time_limit : float, default 10
+        Seconds for the covering program; when it stops early, its best cover is used.
+
+    Returns
+    -------
+    Formula
+        ``TRUE``, ``FALSE`` or a DNF of the formula's literals.
+
+    Examples
+    --------
+    >>> from logicrules.formula import Literal
+    >>> a, b = Literal("a"), Literal("b")
+    >>> print(minimal_dnf((a & b) | (a & ~b) | (~a & b)))
+    a OR b
+    """
+    domain = Domain.of(domain)
+    leaves = _literals_of(formula)
+    if conditions is None:
+        conditions = {a: lit.condition for (a, _), lit in leaves.items() if lit.condition is not None}
+    attributes = _attribute_order(formula.attributes, order)
+    k = len(attributes)
+    codes = domain.assignments(attributes, conditions)
+    shifts = np.arange(k, dtype=np.int64)
+    columns = ((codes[None, :] >> shifts[:, None]) & 1).astype(bool)
+    truth = formula._fold(_BoolAlgebra(dict(zip(attributes, columns)), codes.size))
+    on = codes[truth]
+    if on.size == 0:
+        return FALSE
+    if on.size == codes.size:
+        return TRUE
+    impossible = np.setdiff1d(np.arange(1 << k, dtype=np.int64), codes, assume_unique=True)
+    values, masks = prime_implicants(np.concatenate([on, impossible]), k)
+    covers = (on[None, :] & ~masks[:, None]) == values[:, None]  # (primes, true assignments)
+    useful = covers.any(axis=1)
+    values, masks, covers = values[useful], masks[useful], covers[useful]
+    n_literals = k - np.array([int(m).bit_count() for m in masks], dtype=np.int64)
+    chosen = _least_cover(covers, n_literals, time_limit)
+    terms = []
+    for p in sorted(chosen, key=lambda i: (n_literals[i], int(values[i]))):
+        v, m = int(values[p]), int(masks[p])
+        terms.append(conjunction(*(leaves.get((a, not (v >> j) & 1)) or Literal(a, not (v >> j) & 1)
+                                   for j, a in enumerate(attributes) if not (m >> j) & 1)))
+    return disjunction(*terms)
+
+
+def prime_implicants(minterms: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Quine-McCluskey merging: all prime implicants as (values, masks) of k-bit codes.
+
+    An implicant is a pair (value, mask): the bits in ``mask`` are free, the others must equal
+    ``value`` (whose masked bits are 0). Level by level, two implicants with the same mask whose
+    values differ in one free-able bit merge; those never merged are prime.
+
+    Parameters
+    ----------
+    minterms : ndarray of int
+        Codes of the assignments to cover (true and don't-care ones).
+    k : int
+        Number of variables (at most 31).
+
+    Returns
+    -------
+    values, masks : ndarray of int64
+
+    Examples
+    --------
+    >>> values, masks = prime_implicants(np.array([1, 3]), 2)
+    >>> values.tolist(), masks.tolist()
+    ([1], [2])
+    """
+    full = (1 << k) - 1
+    keys = np.unique(np.asarray(minterms, dtype=np.int64))  # key = mask << k | value
+    prime_keys = []
+    while len(keys):
+        values, masks = keys & full, keys >> k
+        merged = np.zeros(len(keys), dtype=bool)
+        new = []
+        for b in range(k):
+            bit = np.int64(1 << b)
+            low = ((values & bit) == 0) & ((masks & bit) == 0)
+            partner = keys[low] | bit
+            pos = np.minimum(np.searchsorted(keys, partner), len(keys) - 1)
+            found = keys[pos] == partner
+            merged[np.flatnonzero(low)[found]] = True
+            merged[pos[found]] = True
+            new.append(keys[low][found] | (bit << k))
+        prime_keys.append(keys[~merged])
+        keys = np.unique(np.concatenate(new)) if new else np.zeros(0, dtype=np.int64)
+    primes = np.concatenate(prime_keys) if prime_keys else np.zeros(0, dtype=np.int64)
+    return primes & full, primes >> k
+
+
+def _least_cover(covers: np.ndarray, n_literals: np.ndarray, time_limit: float) -> list[int]:
+    """Primes covering every column at least literal cost (then fewest primes): a 0/1 program.
+
+    Falls back to the greedy cover (most newly covered per prime, then fewer literals) when the
+    solver returns nothing.
+    """
+    n_primes, n_true = covers.shape
+    cost = n_literals.astype(np.float64) * (n_primes + 1) + 1.0
+    constraint = optimize.LinearConstraint(sparse.csr_array(covers.T.astype(np.float64)), lb=1.0)
+    res = optimize.milp(cost, integrality=np.ones(n_primes), bounds=optimize.Bounds(0, 1),
+                        constraints=constraint, options={"time_limit": float(time_limit)})
+    if res.x is not None:
+        chosen = np.flatnonzero(res.x > 0.5)
+        if covers[chosen].any(axis=0).all():
+            return chosen.tolist()
+    chosen, uncovered = [], np.ones(n_true, dtype=bool)
+    while uncovered.any():
+        gain = covers[:, uncovered].sum(axis=1)
+        best = int(np.lexsort((n_literals, -gain))[0])
+        chosen.append(best)
+        uncovered &= ~covers[best]
+    return chosen
+
+
+def _attribute_order(attributes: frozenset, order: Sequence[Attribute] | None) -> list[Attribute]:
+    first = [a for a in dict.fromkeys(order or ()) if a in attributes]
+    return first + [a for a in _ordered(attributes) if a not in set(first)]
+
+
+def _has_threshold(formula: Formula) -> bool:
+    if isinstance(formula, AtLeast):
+        return True
+    if isinstance(formula, Not):
+        return _has_threshold(formula.operand)
+    return any(_has_threshold(op) for op in getattr(formula, "operands", ()))
+
+
+def _local(formula: Formula, domain: Domain, conditions: dict) -> Formula:
+    """Step 1, bottom-up: fewest literals per column in every AND / OR."""
+    if isinstance(formula, (Literal, _Constant)):
+        return formula
+    if isinstance(formula, Not):
+        inner = _local(formula.operand, domain, conditions)
+        return ~inner if isinstance(inner, (Literal, _Constant, Not)) else Not(inner)
+    operands = [_local(op, domain, conditions) for op in formula.operands]
+    if isinstance(formula, AtLeast):
+        return at_least(formula.m, operands)
+    is_and = isinstance(formula, And)
+    combined = conjunction(*operands) if is_and else disjunction(*operands)
+    if type(combined) is not type(formula):  # a constant, or the one operand left
+        return combined
+    groups: dict[Any, list[int]] = {}
+    for i, op in enumerate(combined.operands):
+        if isinstance(op, Literal):
+            c = conditions.get(op.attribute) or domain.condition(op.attribute)
+            groups.setdefault(("column", c.column) if c is not None else ("attribute", op.attribute),
+                              []).append(i)
+    drop: set[int] = set()
+    for key, positions in groups.items():
+        if len(positions) < 2 or len(positions) > _LOCAL_GROUP:
+            continue
+        literals = [combined.operands[i] for i in positions]
+        truth = _group_truth(literals, key, domain, conditions)
+        allowed = truth.all(axis=1) if is_and else truth.any(axis=1)
+        if is_and and not allowed.any():
+            return FALSE
+        if not is_and and allowed.all():
+            return TRUE
+        keep = _smallest_subset(truth, allowed, is_and)
+        drop.update(p for j, p in enumerate(positions) if j not in keep)
+    kept = [op for i, op in enumerate(combined.operands) if i not in drop]
+    return conjunction(*kept) if is_and else disjunction(*kept)
+
+
+def _group_truth(literals: list[Literal], key: tuple, domain: Domain, conditions: dict) -> np.ndarray:
+    """Truth (patterns, literals) of literals on one column over the column's value patterns."""
+    attributes = list(dict.fromkeys(lit.attribute for lit in literals))
+    if key[0] == "attribute":
+        table = np.array([[False], [True]])
+    else:
+        table = domain.patterns([conditions.get(a) or domain.condition(a) for a in attributes])
+    position = {a: j for j, a in enumerate(attributes)}
+    return np.column_stack([table[:, position[lit.attribute]] ^ lit.negated for lit in literals])
+
+
+def _smallest_subset(truth: np.ndarray, allowed: np.ndarray, is_and: bool) -> set[int]:
+    """Fewest columns of ``truth`` whose AND (OR) equals ``allowed``, earliest first."""
+    n = truth.shape[1]
+    for size in range(1, n + 1):
+        for subset in itertools.combinations(range(n), size):
+            block = truth[:, list(subset)]
+            if np.array_equal(block.all(axis=1) if is_and else block.any(axis=1), allowed):
+                return set(subset)
+    return set(range(n))

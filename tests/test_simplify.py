@@ -1,0 +1,188 @@
+"""Domain-aware simplification: exact on every row of the domain, shorter, no redundant literals."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from logicrules.checklist import AtLeast, at_least
+from logicrules.fca.scaling import Condition
+from logicrules.formula import And, Literal, Not, Or, conjunction, disjunction
+from logicrules.simplify import minimal_dnf, simplify_on_domain
+
+GRID = [1.0, 2.0, 3.0]
+VALUES = {"x": [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5], "y": [0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5],
+          "A": ["a", "b", "c", "unseen"], "s": [0.0, 1.0]}
+
+
+def reference(condition, value):
+    """Truth of a condition on a raw value, written from the binarizers' documentation."""
+    missing = value is None or (isinstance(value, float) and math.isnan(value))
+    if condition.op == "is missing":
+        return missing
+    if missing:
+        return False
+    if condition.op == "is true":
+        return value == 1.0
+    if condition.op in ("==", "!="):
+        return (value == condition.value) == (condition.op == "==")
+    return {">": value > condition.value, "<=": value <= condition.value,
+            ">=": value >= condition.value, "<": value < condition.value}[condition.op]
+
+
+@st.composite
+def literals(draw, policies):
+    column = draw(st.sampled_from(["x", "y", "A", "s", "p", "q"]))
+    if column in ("p", "q"):  # passthrough attributes: no condition
+        return Literal(column, draw(st.booleans()))
+    missing = policies[column]
+    if column in ("x", "y"):
+        op = draw(st.sampled_from([">", "<=", ">=", "<", "is missing"] if missing != "error" else
+                                  [">", "<=", ">=", "<"]))
+        c = Condition(column, op, None if op == "is missing" else draw(st.sampled_from(GRID)), missing=missing)
+    elif column == "A":
+        c = Condition("A", draw(st.sampled_from(["==", "!="])), draw(st.sampled_from(["a", "b", "c"])),
+                      missing=missing)
+    else:
+        c = Condition("s", "is true", missing=missing)
+    return Literal(c.name, draw(st.booleans()), c)
+
+
+@st.composite
+def formulas(draw, policies, depth=3):
+    if depth == 0 or draw(st.integers(0, 3)) == 0:
+        return draw(literals(policies))
+    kind = draw(st.sampled_from(["and", "or", "or", "and", "not", "atleast"]))
+    if kind == "not":
+        return Not(draw(formulas(policies, depth - 1)))
+    ops = [draw(formulas(policies, depth - 1)) for _ in range(draw(st.integers(2, 4)))]
+    if kind == "atleast":
+        return at_least(draw(st.integers(1, len(ops))), ops)
+    return conjunction(*ops) if kind == "and" else disjunction(*ops)
+
+
+@st.composite
+def cases(draw):
+    policies = {c: draw(st.sampled_from(["error", "false"])) for c in ("x", "y", "A", "s")}
+    return policies, draw(formulas(policies))
+
+
+def domain_rows(policies):
+    """Every combination of representative raw values (missing ones where the policy allows).
+
+    Returns the value lists per column and the rows as an (n_rows, n_columns) index array.
+    """
+    values = {}
+    for column, vals in VALUES.items():
+        extra = [None if column == "A" else float("nan")] if policies[column] != "error" else []
+        values[column] = vals + extra
+    values["p"] = values["q"] = [False, True]
+    grid = np.array(list(itertools.product(*(range(len(v)) for v in values.values()))))
+    return values, grid
+
+
+def evaluate_on_rows(formula, rows):
+    values, grid = rows
+    position = {column: j for j, column in enumerate(values)}
+    leaves = {}
+    stack = [formula]
+    while stack:
+        f = stack.pop()
+        if isinstance(f, Literal):
+            leaves[f.attribute] = f.condition
+        else:
+            stack.extend([f.operand] if isinstance(f, Not) else getattr(f, "operands", ()))
+    names = sorted(leaves)
+    columns = []
+    for a in names:
+        cond = leaves[a]
+        column = a if cond is None else cond.column
+        truth = np.array([bool(v) if cond is None else reference(cond, v) for v in values[column]])
+        columns.append(truth[grid[:, position[column]]])
+    matrix = np.array(columns, dtype=bool).T.reshape(len(grid), len(names))
+    return formula.evaluate(matrix, feature_names=names)
+
+
+def redundant_pairs(term):
+    """Two bounds in one direction, or two positive categories, of one column in a conjunction."""
+    seen = {}
+    for lit in term:
+        c = lit.condition
+        if c is None or c.op in ("is missing", "is true", "!="):
+            continue
+        if c.op == "==":
+            key = (c.column, "category") if not lit.negated else None
+        else:
+            lower = (c.op in (">", ">=")) != lit.negated
+            key = (c.column, lower)
+        if key is not None:
+            if key in seen:
+                return True
+            seen[key] = lit
+    return False
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_simplified_formula_agrees_on_every_row_of_the_domain(case):
+    policies, formula = case
+    rows = domain_rows(policies)
+    simplified = simplify_on_domain(formula)
+    assert simplified.size <= formula.size
+    np.testing.assert_array_equal(evaluate_on_rows(simplified, rows), evaluate_on_rows(formula, rows))
+    if not any(isinstance(f, AtLeast) for f in [simplified, *getattr(simplified, "operands", [])]):
+        try:
+            terms = simplified.conjunctions()
+        except TypeError:
+            terms = []
+        if simplified.size < formula.size and terms:
+            assert not any(redundant_pairs(t) for t in terms), str(simplified)
+
+
+def c(column, op, value=None, missing="false"):
+    cond = Condition(column, op, value, missing=missing)
+    return Literal(cond.name, condition=cond)
+
+
+def test_the_issue_examples():
+    assert str(simplify_on_domain(c("trestbps", "<=", 111.0) & c("trestbps", "<=", 153.0))) == "trestbps <= 111"
+    assert str(simplify_on_domain(c("age", ">", 55.0) & c("age", ">", 45.0))) == "age > 55"
+    a11, a14 = c("status", "==", "A11"), c("status", "==", "A14")
+    assert str(simplify_on_domain(a11 & ~a14)) == "status == A11"
+    assert str(simplify_on_domain(a11 & a14)) == "FALSE"
+    assert str(simplify_on_domain((a11 & a14) | c("z", ">", 1.0))) == "z > 1"
+    x20, x50 = c("x", ">", 20.0), c("x", ">", 50.0)
+    assert str(simplify_on_domain(x20 & ~x50 & c("y", "==", "u"))) == "20 < x <= 50 AND y == u"
+    # NOT x <= 20 also holds on a missing x, where x > 20 does not
+    assert str(simplify_on_domain(x20 | ~c("x", "<=", 20.0))) == "x > 20 or missing"
+    assert str(simplify_on_domain(x20 & ~c("x", "<=", 20.0))) == "x > 20"
+    assert str(simplify_on_domain(x20 | ~x50)) == "TRUE"
+    assert str(simplify_on_domain(c("x", ">", 50.0, "error") | ~c("x", ">", 20.0, "error"))) == "x > 50 OR x <= 20"
+
+
+def test_minimal_dnf_uses_impossible_cells_as_dont_cares():
+    x1, x2, x3 = (c("x", ">", t, "error") for t in (1.0, 2.0, 3.0))
+    raw = (x1 & ~x2) | (x2 & ~x3) | (x3 & x1)
+    assert str(minimal_dnf(raw)) == "x > 1"
+    free = Literal("p")
+    assert str(minimal_dnf((free & x2) | (free & x3) | (~free & x3))) == "x > 3 OR (p AND x > 2)"
+
+
+def test_learners_keep_the_raw_formula_and_predict_alike():
+    from logicrules.ideal.method import IdealDNFClassifier
+    from logicrules.lp.estimator import LPRuleClassifier
+
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.normal(size=400), "b": rng.normal(size=400), "c": rng.choice(list("uvw"), 400)})
+    X.loc[rng.random(400) < 0.1, "a"] = np.nan
+    y = (((X.a > 0.3) & (X.c != "w")) | (X.b > 1)).astype(int)
+    for model in (IdealDNFClassifier(binarizer="quantile", random_state=0),
+                  LPRuleClassifier(rule="dnf", lam=0.001)):
+        model.fit(X, y)
+        assert model.formula_.size <= model.raw_formula_.size
+        Xb = model.binarize(X)
+        np.testing.assert_array_equal(model.formula_.evaluate(Xb, feature_names=model.attribute_names_),
+                                      model.raw_formula_.evaluate(Xb, feature_names=model.attribute_names_))
