@@ -103,6 +103,9 @@ def test_dnf_probabilities_match_row_by_row_reference():
             return formula
 
         model = Fixed(build=build).fit(Xb, y)
+        # the cells are the terms of the rule as simplified (formula_), not as built
+        terms = [[(int(lit.attribute[1:]), lit.negated) for lit in term]
+                 for term in model.formula_.conjunctions()]
         Xt = (rng.random((30, m)) < 0.5).astype(int)
         expected = _reference_dnf_proba(terms, Xb, y, Xt)
         np.testing.assert_allclose(model.predict_proba(Xt)[:, 1], expected, rtol=1e-7, atol=1e-8)
