@@ -107,7 +107,12 @@ def evaluate_on_rows(formula, rows):
 
 
 def redundant_pairs(term):
-    """Two bounds in one direction, or two positive categories, of one column in a conjunction."""
+    """Two bounds in one direction, or two positive categories, of one column in a conjunction.
+
+    Two bounds in one direction are redundant unless one holds on a missing value and the other
+    does not (``y <= 2 AND NOT y > 1`` is ``y <= 1``, missing excluded, which neither literal
+    says alone).
+    """
     seen = {}
     for lit in term:
         c = lit.condition
@@ -117,7 +122,7 @@ def redundant_pairs(term):
             key = (c.column, "category") if not lit.negated else None
         else:
             lower = (c.op in (">", ">=")) != lit.negated
-            key = (c.column, lower)
+            key = (c.column, lower, lit.negated and c.missing != "error")
         if key is not None:
             if key in seen:
                 return True
