@@ -25,17 +25,36 @@ Examples
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Hashable, Sequence
+from typing import NamedTuple, Protocol
 
 import networkx as nx
 import numpy as np
 
 from logicrules.fca import bitset
 
-if TYPE_CHECKING:
-    from logicrules.fca.context import FormalContext
-
 __all__ = ["Concept", "enumerate_concepts", "concept_lattice"]
+
+
+class PackedContext(Protocol):
+    """What the concept functions read of a context (a :class:`~logicrules.fca.context.FormalContext`).
+
+    Declared here rather than imported, so that this module does not depend on the context
+    module (which depends on this one for its ``concepts`` and ``lattice`` methods).
+    """
+
+    @property
+    def bits(self) -> np.ndarray: ...
+
+    @property
+    def n_objects(self) -> int: ...
+
+    @property
+    def objects(self) -> Sequence[Hashable]: ...
+
+    @property
+    def attributes(self) -> Sequence[str]: ...
+
 
 # Upper bound on the words of the temporary (candidates x attributes x W) array of one
 # vectorized closure step (2**21 words = 16 MiB); larger steps are split into chunks.
@@ -57,7 +76,7 @@ class Concept(NamedTuple):
     intent: tuple[int, ...]
 
 
-def enumerate_concepts(context: FormalContext, limit: int | None = 100_000) -> list[Concept]:
+def enumerate_concepts(context: PackedContext, limit: int | None = 100_000) -> list[Concept]:
     """All formal concepts of a context, by Close-by-One.
 
     Parameters
@@ -89,7 +108,7 @@ def enumerate_concepts(context: FormalContext, limit: int | None = 100_000) -> l
     return _as_concepts(extents, intents, context.n_objects)
 
 
-def concept_lattice(context: FormalContext, limit: int | None = 100_000) -> nx.DiGraph:
+def concept_lattice(context: PackedContext, limit: int | None = 100_000) -> nx.DiGraph:
     """Hasse diagram of the concept lattice as a directed graph.
 
     Parameters

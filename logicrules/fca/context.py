@@ -88,7 +88,7 @@ class FormalContext:
             dense = _validate_incidence(incidence.to_numpy(dtype=object)
                                         if _needs_object(incidence) else incidence.to_numpy())
             default_attributes: Sequence[Any] = list(incidence.columns)
-            default_objects: Sequence[Hashable] = list(incidence.index)
+            default_objects: Sequence[Hashable] = incidence.index
         else:
             if isinstance(incidence, pd.Series):
                 raise ValueError("incidence must be 2-D (objects x attributes), got a Series; "
@@ -97,12 +97,67 @@ class FormalContext:
             default_attributes = [f"a{j}" for j in range(dense.shape[1])]
             default_objects = range(dense.shape[0])
         n, m = dense.shape
-        self._attributes = _names(default_attributes if attributes is None else attributes, m)
-        self._objects = _labels(default_objects if objects is None else objects, n)
+        self._setup(bitset.pack_columns(dense), n,
+                    default_attributes if attributes is None else attributes,
+                    default_objects if objects is None else objects)
+
+    @classmethod
+    def from_bits(cls, bits: np.ndarray, n_objects: int, attributes: Sequence[str] | None = None,
+                  objects: Sequence[Hashable] | None = None) -> FormalContext:
+        """A context from already packed attribute extents (no dense matrix is ever made).
+
+        Parameters
+        ----------
+        bits : ndarray of uint64, shape (m, W)
+            Row ``j`` is attribute ``j``'s extent (layout of :mod:`logicrules.fca.bitset`,
+            ``W = n_words(n_objects)``, tail bits zero). Used as is (made read-only), not copied.
+        n_objects : int
+        attributes : sequence of str, optional
+            Defaults to ``"a0" .. "a{m-1}"``.
+        objects : sequence, optional
+            Object labels, default ``range(n_objects)``.
+
+        Returns
+        -------
+        FormalContext
+
+        Raises
+        ------
+        ValueError
+            For a wrong dtype or width, or set bits past ``n_objects``.
+
+        Examples
+        --------
+        >>> K = FormalContext.from_bits(np.array([[5], [2]], dtype=np.uint64), 3, ["x", "y"])
+        >>> K.to_dense().tolist()
+        [[True, False], [False, True], [True, False]]
+        """
+        bits = np.asarray(bits)
+        if bits.dtype != np.uint64 or bits.ndim != 2:
+            raise ValueError(f"bits must be a 2-D uint64 array (m, W), got {bits.dtype} of shape {bits.shape}")
+        n = bitset._check_n(n_objects)
+        if bits.shape[1] != bitset.n_words(n):
+            raise ValueError(f"bits has {bits.shape[1]} words per attribute; {n} objects need "
+                             f"{bitset.n_words(n)}")
+        if bits.shape[1] and (bits[:, -1] & ~bitset.tail_mask(n)[-1]).any():
+            raise ValueError(f"bits has set bits past the last object ({n}); the tail must be zero")
+        context = cls.__new__(cls)
+        m = bits.shape[0]
+        context._setup(bits, n, [f"a{j}" for j in range(m)] if attributes is None else attributes,
+                       range(n) if objects is None else objects)
+        return context
+
+    def _setup(self, bits: np.ndarray, n: int, attributes: Sequence[Any],
+               objects: Sequence[Hashable]) -> None:
+        m = bits.shape[0]
+        self._attributes = _names(attributes, m)
+        self._object_labels = _labels(objects, n)
+        self._objects: tuple[Hashable, ...] | None = None
         self._index = {name: j for j, name in enumerate(self._attributes)}
         self._n_objects = n
-        bits = bitset.pack_columns(dense)
-        bits.flags.writeable = False
+        if bits.flags.writeable:
+            bits = bits.view()
+            bits.flags.writeable = False
         self._bits = bits
 
     @property
@@ -127,7 +182,9 @@ class FormalContext:
 
     @property
     def objects(self) -> tuple[Hashable, ...]:
-        """Object labels, in row order."""
+        """Object labels, in row order (made a tuple on first use)."""
+        if self._objects is None:
+            self._objects = tuple(self._object_labels)
         return self._objects
 
     def attribute_indices(self, attrs: Any) -> np.ndarray:
@@ -269,7 +326,7 @@ class FormalContext:
               x      y
         o  True  False
         """
-        return pd.DataFrame(self.to_dense(), index=pd.Index(list(self._objects)),
+        return pd.DataFrame(self.to_dense(), index=pd.Index(list(self.objects)),
                             columns=pd.Index(list(self._attributes), dtype=object))
 
     def concepts(self, limit: int | None = 100_000) -> list[Concept]:
@@ -420,10 +477,12 @@ def _names(names: Sequence[Any], m: int) -> tuple[str, ...]:
     return names
 
 
-def _labels(objects: Sequence[Hashable], n: int) -> tuple[Hashable, ...]:
+def _labels(objects: Sequence[Hashable], n: int) -> Sequence[Hashable]:
+    """The object labels as given (a range or an index stays lazy), checked for length."""
     if isinstance(objects, str):
         raise TypeError("objects must be a sequence of labels, got a single str")
-    labels = tuple(objects)
-    if len(labels) != n:
-        raise ValueError(f"got {len(labels)} object labels for {n} objects (rows)")
-    return labels
+    if not isinstance(objects, (range, pd.Index, tuple)):  # immutable ones stay lazy
+        objects = tuple(objects)
+    if len(objects) != n:
+        raise ValueError(f"got {len(objects)} object labels for {n} objects (rows)")
+    return objects

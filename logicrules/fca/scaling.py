@@ -49,6 +49,8 @@ from sklearn.utils._param_validation import StrOptions
 from sklearn.utils.validation import _check_sample_weight, check_is_fitted, validate_data
 
 from logicrules.validation import Interval
+from logicrules.fca import bitset
+from logicrules.fca.signatures import exact_duplicates, row_keys, signatures
 
 __all__ = [
     "Condition",
@@ -60,6 +62,8 @@ __all__ = [
 
 #: Operators a :class:`Condition` may use.
 OPERATORS = (">", "<=", ">=", "<", "==", "!=", "is missing", "is true")
+#: Rows binarized at once by :meth:`transform_packed` unless told otherwise.
+DEFAULT_CHUNK_ROWS = 1 << 16
 #: Values of the ``missing`` parameter.
 MISSING_POLICIES = ("error", "false", "indicator")
 
@@ -289,6 +293,14 @@ def _weighted_quantiles(values: np.ndarray, weights: np.ndarray, levels: np.ndar
 
 # --------------------------------------------------------------------------------------------
 # Input handling
+
+
+def _distinct_sorted(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (one sort, like ``np.unique``)."""
+    ordered = np.sort(values)
+    if ordered.size == 0:
+        return ordered
+    return ordered[np.concatenate([[True], ordered[1:] != ordered[:-1]])]
 
 
 def _empty_message(kind: str, shape: tuple[int, int], name: str) -> str:
@@ -570,8 +582,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                 reasons[column] = reason
         self.column_kinds_ = kinds
 
-        extents = self._evaluate(data, candidates)
-        keep, self.redundant_ = self._select(candidates, extents)
+        keep, self.redundant_ = self._select(data, candidates)
         self.conditions_ = [replace(c, missing=self.missing) for c, k in zip(candidates, keep) if k]
         self.categories_ = categories
         self.dropped_ = self._dropped_columns(list(data.columns), candidates, keep, reasons)
@@ -607,30 +618,34 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
     ) -> tuple[list[Condition], str | None]:
         if present.size == 0:
             return [], "all values missing"
-        distinct = np.unique(present)
-        if distinct.size == 1:
-            reason = f"constant: the only value is {format_value(distinct[0])}"
+        low, high = present.min(), present.max()
+        if low == high:
+            reason = f"constant: the only value is {format_value(low)}"
             if kind == "binary":
                 return [Condition(column, "is true")], reason
-            return self._threshold_conditions(column, present, distinct, weights)[0], reason
+            return self._threshold_conditions(column, present, weights)[0], reason
         if kind == "binary":
             return [Condition(column, "is true")], None
-        return self._threshold_conditions(column, present, distinct, weights)
+        return self._threshold_conditions(column, present, weights)
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray,
-        weights: np.ndarray | None = None,
+        self, column: str, present: np.ndarray, weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
-        """Threshold attributes of a numeric column (``weights``: of the present values), and
-        why there are none if so."""
+        """Threshold attributes of a numeric column from its non-missing values (``weights``:
+        theirs), and why there are none if so."""
         raise NotImplementedError(f"{type(self).__name__} defines no numeric thresholds")
 
-    def _select(
-        self, conditions: list[Condition], extents: np.ndarray
-    ) -> tuple[np.ndarray, dict[str, str]]:
-        """Which candidate attributes to keep, and why each other one is left out."""
-        n = extents.shape[0]
-        counts = extents.sum(axis=0)
+    def _select(self, data: pd.DataFrame, conditions: list[Condition]) -> tuple[np.ndarray, dict[str, str]]:
+        """Which candidate attributes to keep, and why each other one is left out.
+
+        Sizes (for constant attributes) and, when duplicates are merged, extent signatures
+        come from one sort per column (:mod:`logicrules.fca.signatures`); only candidates
+        whose signatures coincide are compared row by row, so no rows x candidates matrix is
+        ever built.
+        """
+        n = data.shape[0]
+        keys = row_keys(n) if self._merge_duplicates else None
+        counts, hashes = signatures(lambda column: self._column_values(data, column), conditions, keys)
         constant = (counts == 0) | (counts == n)
         keep = np.ones(len(conditions), dtype=bool)
         redundant: dict[str, str] = {}
@@ -641,17 +656,35 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                 redundant[conditions[j].name] = f"constant: {side} on every row of the fitting data"
         candidates = np.flatnonzero(keep)
         if self._merge_duplicates and candidates.size:
-            packed = np.packbits(extents[:, candidates], axis=0).T
-            rows = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1])))[:, 0]
-            _, first, inverse = np.unique(rows, return_index=True, return_inverse=True)
-            for position, j in enumerate(candidates):
-                kept = candidates[first[inverse[position]]]
-                if kept != j:
+            pairs = np.stack([counts[candidates].astype(np.uint64), hashes[candidates]], axis=1)
+            _, group, size = np.unique(pairs, axis=0, return_inverse=True, return_counts=True)
+            group = group.reshape(-1)
+            shared = size[group] > 1
+            members = candidates[shared]
+            if members.size:
+                def evaluate(start: int, stop: int, columns: list[int]) -> np.ndarray:
+                    return self._evaluate(data.iloc[start:stop], [conditions[j] for j in columns])
+
+                duplicates = exact_duplicates(conditions, members, group[shared],
+                                              lambda column: self._column_values(data, column),
+                                              evaluate, n, counts)
+                for j, kept in sorted(duplicates.items()):
                     keep[j] = False
                     redundant[conditions[j].name] = (
                         f"same extent on the fitting data as {conditions[kept].name!r}"
                     )
         return keep, redundant
+
+    def _column_values(self, data: pd.DataFrame, column: str) -> tuple[str, np.ndarray, Any]:
+        """What :func:`signatures` reads of a column: kind, missing mask, values."""
+        series = data[column]
+        kind = self.column_kinds_[column]
+        missing = series.isna().to_numpy()
+        if kind == "categorical":
+            return kind, missing, series
+        if missing.all():
+            return kind, missing, np.full(len(series), np.nan)
+        return kind, missing, _column_to_float(series, column)
 
     def _dropped_columns(
         self,
@@ -760,26 +793,79 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                 )
         return np.asarray([c.name for c in self.conditions_], dtype=object)
 
-    def transform_context(self, X: Any):
-        """Binarize X into a :class:`~logicrules.fca.context.FormalContext`.
+    def transform_packed(self, X: Any, chunk_rows: int | None = None) -> np.ndarray:
+        """Evaluate every fitted attribute on X into packed bits, chunk by chunk.
+
+        Only one chunk of rows is ever held as booleans (``chunk_rows x n_attributes`` bytes);
+        the result takes one bit per row and attribute.
 
         Parameters
         ----------
         X : DataFrame or array-like of shape (n_samples, n_features)
+        chunk_rows : int, optional
+            Rows evaluated at once (rounded up to a multiple of 64); default 65536.
+
+        Returns
+        -------
+        ndarray of uint64, shape (n_attributes, ceil(n_samples / 64))
+            Row ``j`` is the extent of ``conditions_[j]`` (layout of :mod:`logicrules.fca.bitset`).
+
+        Examples
+        --------
+        >>> b = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 2.0, 3.0]}))
+        >>> b.transform_packed(pd.DataFrame({"x": [0.0, 5.0, 9.0]})).tolist()
+        [[6]]
+        """
+        check_is_fitted(self, "conditions_")
+        data = self._as_frame(X, reset=False)
+        n = data.shape[0]
+        rows = _chunk_rows(chunk_rows)
+        out = np.zeros((len(self.conditions_), bitset.n_words(n)), dtype=np.uint64)
+        for start in range(0, n, rows):
+            chunk = data.iloc[start:start + rows]
+            self._check_missing(chunk, chunk.isna().to_numpy())
+            block = self._evaluate(chunk, self.conditions_)
+            out[:, start // 64:start // 64 + bitset.n_words(block.shape[0])] = bitset.pack_columns(block)
+        return out
+
+    def transform_context(self, X: Any, chunk_rows: int | None = None):
+        """Binarize X into a :class:`~logicrules.fca.context.FormalContext`, chunk by chunk.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        chunk_rows : int, optional
+            See :meth:`transform_packed`: no dense boolean copy of X's binarization is made.
 
         Returns
         -------
         FormalContext
             Objects are the rows (the DataFrame index when X is a DataFrame), attributes the
             output names of this binarizer.
+
+        Examples
+        --------
+        >>> b = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 2.0, 3.0]}))
+        >>> b.transform_context(pd.DataFrame({"x": [0.0, 5.0]}))
+        FormalContext(n_objects=2, n_attributes=1, attributes=['x > 2'])
         """
         from logicrules.fca.context import FormalContext
 
-        incidence = self._transform_array(X)
+        bits = self.transform_packed(X, chunk_rows=chunk_rows)
         names = [c.name for c in self.conditions_]
-        if isinstance(X, pd.DataFrame):
-            return FormalContext(incidence, attributes=names, objects=list(X.index))
-        return FormalContext(incidence, attributes=names)
+        n = len(X) if hasattr(X, "__len__") else np.asarray(X).shape[0]
+        objects = X.index if isinstance(X, pd.DataFrame) else None
+        return FormalContext.from_bits(bits, n, attributes=names, objects=objects)
+
+
+def _chunk_rows(chunk_rows: int | None) -> int:
+    """Rows per chunk: a positive multiple of 64 (default 65536)."""
+    if chunk_rows is None:
+        return DEFAULT_CHUNK_ROWS
+    if isinstance(chunk_rows, (bool, np.bool_)) or not isinstance(chunk_rows, (Integral, np.integer)) \
+            or chunk_rows < 1:
+        raise ValueError(f"chunk_rows must be a positive integer, got {chunk_rows!r}")
+    return -(-int(chunk_rows) // 64) * 64
 
 
 _ATTRIBUTES_DOC = """
@@ -842,14 +928,14 @@ class MedianBinarizer(_BaseBinarizer):
         self.categorical = categorical
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray,
-        weights: np.ndarray | None = None,
+        self, column: str, present: np.ndarray, weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
+        # a selection (O(n)), no sort
         median = _median(present) if weights is None else _weighted_median(present, weights)
-        above = distinct[distinct > median]
+        above = present[present > median]
         if above.size == 0:  # median = maximum: lower values, or missing ones, make it false
             return [Condition(column, ">=", median)], None
-        threshold = _short_threshold(median, float(above[0]), near_low=True)
+        threshold = _short_threshold(median, float(above.min()), near_low=True)
         return [Condition(column, ">", threshold)], None
 
 
@@ -913,9 +999,9 @@ class QuantileBinarizer(_BaseBinarizer):
         return bool(self.negations)
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray,
-        weights: np.ndarray | None = None,
+        self, column: str, present: np.ndarray, weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
+        distinct = _distinct_sorted(present)
         if distinct.size <= self.n_thresholds + 1:
             gaps = np.arange(distinct.size - 1)
         else:
@@ -966,6 +1052,12 @@ class ThresholdBinarizer(_BaseBinarizer):
     categorical : list of str or int, optional
         Columns (names, or positions) made one-hot ``x == v`` whatever their dtype (e.g.
         integer-coded categories); the others follow the dtype inference (module notes).
+    max_values : int or None, default=2000
+        Most distinct values a numeric column may have (it yields two attributes per value).
+        A column with more is refused at ``fit`` with a ValueError naming it, before anything
+        of its size is allocated; ``None`` lifts the cap. Fitting costs one sort per column
+        (O(n log n)) whatever the number of values; the binarized output holds
+        ``2 x values`` attributes per column, one bit per row each.
     {attributes}
     Examples
     --------
@@ -981,13 +1073,15 @@ class ThresholdBinarizer(_BaseBinarizer):
     _parameter_constraints: dict = {
         **_BaseBinarizer._parameter_constraints,
         "drop_constant": ["boolean"],
+        "max_values": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(self, *, missing: str = "false", drop_constant: bool = False,
-                 categorical: Any = None) -> None:
+                 categorical: Any = None, max_values: int | None = 2000) -> None:
         self.missing = missing
         self.drop_constant = drop_constant
         self.categorical = categorical
+        self.max_values = max_values
 
     def _drop_constant(self) -> bool:
         return bool(self.drop_constant)
@@ -996,9 +1090,16 @@ class ThresholdBinarizer(_BaseBinarizer):
         return True
 
     def _threshold_conditions(
-        self, column: str, present: np.ndarray, distinct: np.ndarray,
-        weights: np.ndarray | None = None,
+        self, column: str, present: np.ndarray, weights: np.ndarray | None = None,
     ) -> tuple[list[Condition], str | None]:
+        distinct = _distinct_sorted(present)
+        if self.max_values is not None and distinct.size > self.max_values:
+            raise ValueError(
+                f"column {column!r} has {distinct.size} distinct values; the all-values scaling "
+                f"would make {2 * distinct.size} attributes of it (limit max_values="
+                f"{self.max_values}); pass max_values=None to allow it, round the column, or use "
+                "QuantileBinarizer for a few thresholds per column"
+            )
         conditions = []
         for value in distinct.tolist():
             conditions.append(Condition(column, ">=", value))
