@@ -23,9 +23,12 @@ from sklearn.utils.validation import (_check_sample_weight, check_array, check_i
 from logicrules import probability
 from logicrules.checklist import AtLeast
 from logicrules.conditions import with_conditions
+from logicrules.fca import bitset
+from logicrules.fca.context import FormalContext
 from logicrules.formula import Formula, Literal, conjunction, disjunction
+from logicrules.memory import MemoryBudget
 from logicrules.simplify import simplify_on_domain
-from logicrules.validation import as_boolean_matrix
+from logicrules.validation import as_boolean_matrix, pack_boolean_rows
 
 __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
 
@@ -169,6 +172,22 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
         """Learn a formula over ``names`` from boolean ``Xb`` (n, m) and boolean ``y`` (n,)."""
 
+    def _fit_packed(self, context: FormalContext, y: np.ndarray,
+                    weights: np.ndarray | None = None) -> Formula:
+        """Learn a formula from the binarized training data as a packed context.
+
+        The data path of ``fit`` hands every learner a :class:`FormalContext` (one bit per row
+        and attribute); a learner that reads counts (:mod:`logicrules.fca.counts`) or packed
+        bits overrides this. The default unpacks it for :meth:`_fit_formula`, after checking
+        that the dense copy fits ``memory_limit``.
+        """
+        self._budget.require(context.n_objects * context.n_attributes,
+                             f"the dense boolean copy of the binarized data that "
+                             f"{type(self).__name__} learns from "
+                             f"({context.n_objects} rows x {context.n_attributes} attributes)",
+                             "use fewer rows or a binarizer with fewer attributes")
+        return self._fit_weighted(context.to_dense(), y, list(context.attributes), weights)
+
     @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
     def fit(self, X, y, sample_weight=None):
         """Binarize X, learn the rule and return self.
@@ -191,9 +210,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         X, y_bool, weights = self._validate_training_data(X, y, sample_weight)
-        Xb, names = self._fit_binarizer(X, weights)
-        formula = self._fit_weighted(Xb, y_bool, names, weights)
-        self._finish_fit(formula, names, Xb, y_bool, weights)
+        context = self._fit_binarizer(X, weights)
+        formula = self._fit_packed(context, y_bool, weights)
+        self._finish_fit(formula, list(context.attributes), context, y_bool, weights)
         return self
 
     def _fit_weighted(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
@@ -276,20 +295,42 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         validate_data(self, X, reset=reset, skip_check_array=True)
         return X
 
-    def _fit_binarizer(self, X, weights: np.ndarray | None = None) -> tuple[np.ndarray, list[str]]:
+    def _fit_binarizer(self, X, weights: np.ndarray | None = None) -> FormalContext:
         """Fit ``binarizer_`` on X (weighted when it accepts ``sample_weight``) and return the
-        boolean matrix and attribute names."""
+        binarized data as a packed context.
+
+        The data is binarized chunk by chunk straight into packed bits, so beyond the raw input
+        the fit holds about one bit per row and attribute plus one chunk of booleans. The
+        learner's ``memory_limit`` (when it has one) is set up here as ``self._budget``.
+        """
+        self._budget = MemoryBudget(getattr(self, "memory_limit", None))
         binarizer = getattr(self, "binarizer", self._binarizer_default)
         self.binarizer_ = make_binarizer(binarizer, categorical=getattr(self, "categorical", None))
+        n, n_columns = X.shape
         if self.binarizer_ is None:
             names = self._input_names()
-            return as_boolean_matrix(X, labels=self._input_names()), names
+            self._budget.require(n * n_columns / 8, "the packed 0/1 input", "use fewer rows or columns")
+            rows = self._budget.rows_per_chunk(9 * n_columns, fixed=n * n_columns / 8)
+            return pack_boolean_rows(X, names, rows)
+        # the binarizer's fit sorts one column at a time (about 48 bytes per row) and marks
+        # missing values (one byte per cell)
+        self._budget.require(n * (48 + n_columns), f"fitting {type(self.binarizer_).__name__} "
+                             f"({n} rows x {n_columns} columns)", "use fewer rows")
         if weights is not None and has_fit_parameter(self.binarizer_, "sample_weight"):
             self.binarizer_.fit(X, sample_weight=weights)
         else:
             self.binarizer_.fit(X)
-        Xb = np.asarray(self.binarizer_.transform(X), dtype=bool)
-        return Xb, [str(name) for name in self.binarizer_.get_feature_names_out()]
+        if not hasattr(self.binarizer_, "transform_packed"):  # a user's transformer: dense output
+            Xb = np.asarray(self.binarizer_.transform(X), dtype=bool)
+            names = [str(name) for name in self.binarizer_.get_feature_names_out()]
+            return FormalContext.from_bits(bitset.pack_columns(Xb), n, names)
+        m = len(self.binarizer_.conditions_)
+        packed = n * m / 8
+        self._budget.require(packed, f"the binarized data ({n} rows x {m} attributes, one bit each)",
+                             "use fewer rows or a binarizer with fewer attributes")
+        # per chunk row: its booleans, the raw values and pandas' temporaries
+        rows = self._budget.rows_per_chunk(2 * m + 32 * n_columns, fixed=packed)
+        return self.binarizer_.transform_context(X, chunk_rows=rows)
 
     def _conditions(self) -> dict[str, Any]:
         """Attribute name -> Condition of the fitted binarizer (empty for passthrough)."""
@@ -302,9 +343,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             return [str(c) for c in self.feature_names_in_]
         return [f"x{j}" for j in range(self.n_features_in_)]
 
-    def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray, y: np.ndarray,
-                    weights: np.ndarray | None = None) -> None:
-        """Store the learned formula and its training statistics."""
+    def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray | FormalContext,
+                    y: np.ndarray, weights: np.ndarray | None = None) -> None:
+        """Store the learned formula and its training statistics (``Xb`` dense or packed)."""
         if not isinstance(formula, Formula):
             raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
         unknown = {a for a in formula.attributes if a not in set(names)}
@@ -337,7 +378,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             masks = (self._literal_matrix(Xb, terms[0]).sum(axis=1) >= self.formula_.m)[:, None]
             return masks, np.ones(1, dtype=bool), False
         if not terms:
-            return np.zeros((Xb.shape[0], 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
+            return np.zeros((_n_rows(Xb), 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
         masks = np.column_stack([
             self._literal_matrix(Xb, term).all(axis=1) if kind == "dnf"
             else ~self._literal_matrix(Xb, term).any(axis=1)
@@ -432,13 +473,17 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """Truth values (n, len(literals)) of literals over the binarized attributes."""
         index = {name: j for j, name in enumerate(self.attribute_names_)}
         if not literals:
-            return np.zeros((Xb.shape[0], 0), dtype=bool)
-        cols = Xb[:, [index[lit.attribute] for lit in literals]]
+            return np.zeros((_n_rows(Xb), 0), dtype=bool)
+        positions = [index[lit.attribute] for lit in literals]
+        if isinstance(Xb, FormalContext):  # unpack only the columns the literals read
+            cols = np.ascontiguousarray(bitset.unpack(Xb.bits[positions], Xb.n_objects).T)
+        else:
+            cols = Xb[:, positions]
         return cols ^ np.array([lit.negated for lit in literals], dtype=bool)
 
-    def _rules_frame(self, Xb: np.ndarray, y: np.ndarray) -> pd.DataFrame:
+    def _rules_frame(self, Xb: np.ndarray | FormalContext, y: np.ndarray) -> pd.DataFrame:
         kind, terms = self._terms()
-        n = Xb.shape[0]
+        n = _n_rows(Xb)
         rows = []
         for term in terms:
             truth = self._literal_matrix(Xb, term)
@@ -552,6 +597,10 @@ def _check_no_missing_labels(y: Any) -> None:
     if missing.size:
         raise ValueError(f"y contains {missing.size} missing value(s) (None/NaN), e.g. at position(s) "
                          f"{missing[:5].tolist()}; remove those rows or give them a class")
+
+
+def _n_rows(Xb: np.ndarray | FormalContext) -> int:
+    return Xb.n_objects if isinstance(Xb, FormalContext) else Xb.shape[0]
 
 
 def _literal_text(literal: Literal) -> str:

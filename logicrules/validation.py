@@ -112,3 +112,45 @@ def as_boolean_target(y: Any, n: int | None = None) -> np.ndarray:
             "for other labels pass y == positive_label"
         )
     return values.astype(bool)
+
+
+def pack_boolean_rows(X: Any, names: Sequence[str], chunk_rows: int = 1 << 16):
+    """A 0/1 matrix (array or DataFrame) packed into a FormalContext, chunk by chunk.
+
+    Each chunk of rows is checked like :func:`as_boolean_matrix` (a ValueError names the columns
+    that are not 0/1) and packed, so no full boolean (or float) copy of X is made.
+
+    Parameters
+    ----------
+    X : array-like or DataFrame of shape (n, m)
+    names : sequence of str
+        Attribute names (and the column names of error messages).
+    chunk_rows : int, default 65536
+        Rows per chunk (a multiple of 64).
+
+    Returns
+    -------
+    FormalContext
+
+    Examples
+    --------
+    >>> pack_boolean_rows([[1, 0], [1, 1]], ["a", "b"]).to_dense().tolist()
+    [[True, False], [True, True]]
+    """
+    from logicrules.fca import bitset
+    from logicrules.fca.context import FormalContext
+
+    frame = hasattr(X, "iloc")
+    if not frame:
+        X = np.asarray(X)
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got shape {X.shape}")
+    n, m = X.shape
+    rows = max(64, chunk_rows // 64 * 64)
+    bits = np.zeros((m, bitset.n_words(n)), dtype=np.uint64)
+    for start in range(0, n, rows):
+        chunk = X.iloc[start:start + rows].to_numpy() if frame else X[start:start + rows]
+        block = as_boolean_matrix(chunk, labels=names)
+        bits[:, start // 64:start // 64 + bitset.n_words(block.shape[0])] = bitset.pack_columns(block)
+    return FormalContext.from_bits(bits, n, attributes=list(names),
+                                   objects=X.index if frame else None)

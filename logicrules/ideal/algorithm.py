@@ -50,7 +50,7 @@ from numpy.typing import ArrayLike
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.validation import as_boolean_matrix, as_boolean_target
 
-__all__ = ["TIES", "TypeTable", "empirical_ideal_dnf", "type_table"]
+__all__ = ["TIES", "TypeTable", "empirical_ideal_dnf", "table_from_histogram", "type_table"]
 
 #: Tie rules: ``"positive"`` puts a type with ``c1 / c == 1/2`` in the DNF (the paper's text),
 #: ``"negative"`` leaves it out (the paper's published code).
@@ -536,6 +536,37 @@ def _type_table(X: np.ndarray, y: np.ndarray, features: tuple[Any, ...], tie: st
     keys, patterns, counts, positives = _count_types(X, y, weights)
     return TypeTable(features=tuple(features), patterns=patterns, counts=counts,
                      positives=positives, tie=tie, keys=keys, unseen=bool(unseen))
+
+
+def table_from_histogram(histogram: Any, features: tuple[Any, ...], tie: str,
+                         unseen: bool = False) -> TypeTable:
+    """The :class:`TypeTable` of a two-class type histogram (:meth:`Counts.type_histogram`).
+
+    Parameters
+    ----------
+    histogram : TypeHistogram
+        Per-class counts of the realized types (class 1 positive): rows, or sums of weights.
+    features : tuple
+        Names (or positions) of the histogram's columns, in bit order.
+    tie, unseen :
+        As for :class:`TypeTable`.
+
+    Returns
+    -------
+    TypeTable
+
+    Examples
+    --------
+    >>> from logicrules.fca.context import FormalContext
+    >>> from logicrules.fca.counts import ContextCounts
+    >>> h = ContextCounts(FormalContext([[1], [1], [0]]), [1, 0, 0]).type_histogram([0])
+    >>> table_from_histogram(h, ("a",), "positive").positives.tolist()
+    [0, 1]
+    """
+    counts = np.asarray(histogram.counts)  # int64, or float64 sums of weights
+    return TypeTable(features=tuple(features), patterns=histogram.patterns,
+                     counts=counts.sum(axis=0), positives=counts[1].copy(),
+                     tie=tie, keys=np.asarray(histogram.keys, dtype=np.int64), unseen=bool(unseen))
 
 
 def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = None,

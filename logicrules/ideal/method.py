@@ -38,7 +38,9 @@ from sklearn.utils.validation import check_is_fitted
 from logicrules import probability
 from logicrules.base import RuleClassifier
 from logicrules.formula import Formula, Literal, conjunction, disjunction
-from logicrules.ideal.algorithm import TypeTable, _type_table
+from logicrules.fca.context import FormalContext
+from logicrules.fca.counts import ContextCounts, TypeHistogram
+from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
 from logicrules.simplify import prime_implicants
 from logicrules.validation import Interval
@@ -81,15 +83,6 @@ def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
     if np.isnan(acc).any():
         raise ValueError("accuracies contain NaN")
     return int(np.flatnonzero(acc >= acc.max() - tolerance - 1e-12)[0]) + 1
-
-
-def _counts(X: np.ndarray, y: np.ndarray, w: np.ndarray | None = None) -> BooleanCounts:
-    if w is not None:  # weighted sums: a 0/1 matrix product
-        return BooleanCounts(n=float(w.sum()), n_pos=float(w[y].sum()), true=w @ X,
-                             true_pos=np.where(y, w, 0.0) @ X)
-    true = np.count_nonzero(X, axis=0).astype(np.int64)
-    true_pos = np.count_nonzero(X[y], axis=0).astype(np.int64)
-    return BooleanCounts(n=int(X.shape[0]), n_pos=int(y.sum()), true=true, true_pos=true_pos)
 
 
 def _part(w: np.ndarray | None, index: np.ndarray) -> np.ndarray | None:
@@ -152,6 +145,12 @@ class IdealDNFClassifier(RuleClassifier):
         ideal DNF is kept as it is.
     random_state : int, RandomState or None, default None
         Seed of the validation split.
+    memory_limit : int, float, str or None, default 2 GiB
+        Bytes (or "512MB", "2GB") that ``fit`` may allocate beyond the input X, y: the
+        binarizer's fit, the packed binarized data (one bit per row and attribute, chunked so
+        that only one chunk of booleans exists at a time) and the type histograms. An
+        allocation that cannot fit raises :class:`~logicrules.memory.MemoryLimitError` before
+        it is made, naming what needs the memory and how to reduce it.
 
     Attributes
     ----------
@@ -206,12 +205,14 @@ class IdealDNFClassifier(RuleClassifier):
         "tie": [StrOptions(set(TIE_RULES))],
         "simplify_max_variables": [Interval(Integral, 0, None, closed="left")],
         "random_state": ["random_state"],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"),
+                         Interval(RealNotInt, 0, None, closed="neither"), str, None],
     }
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
-                 random_state=None, pos_label=None, categorical=None):
+                 random_state=None, pos_label=None, categorical=None, memory_limit=None):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -223,6 +224,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.random_state = random_state
         self.pos_label = pos_label
         self.categorical = categorical
+        self.memory_limit = memory_limit
 
     # ------------------------------------------------------------------ parameters
     def _scorers(self) -> tuple[str, ...]:
@@ -265,13 +267,18 @@ class IdealDNFClassifier(RuleClassifier):
         X, y_bool, w = self._validate_training_data(X, y, sample_weight)
         rule = self._tie_rule(y_bool, w)
         train, valid = self._split(y_bool)
-        Bt, stage_names = self._fit_binarizer(_rows(X, train), _part(w, train))
+        # packed contexts: one bit per row and attribute
+        Bt = self._fit_binarizer(_rows(X, train), _part(w, train))
+        stage_names = list(Bt.attributes)
         self._check_attributes(stage_names)
         stage_binarizer = self.binarizer_
-        Bv = np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool)
+        Bv = stage_binarizer.transform_context(_rows(X, valid)) \
+            if hasattr(stage_binarizer, "transform_context") \
+            else FormalContext(np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool))
         stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule,
                                       _part(w, train), _part(w, valid))
-        Xb, names = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
+        Xb = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
+        names = list(Xb.attributes)
         self._check_attributes(names)
         features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
         self._fit_table(Xb, y_bool, names, features, rule, w)
@@ -286,9 +293,9 @@ class IdealDNFClassifier(RuleClassifier):
         w = sample_weight
         rule = self._tie_rule(y, w)
         train, valid = self._split(y)
-        features = self._search(Xb[train], y[train], Xb[valid], y[valid], names, scorers, rule,
-                                _part(w, train), _part(w, valid))
-        self._fit_table(Xb, y, names, features, rule, w)
+        features = self._search(FormalContext(Xb[train]), y[train], FormalContext(Xb[valid]), y[valid],
+                                names, scorers, rule, _part(w, train), _part(w, valid))
+        self._fit_table(FormalContext(Xb), y, names, features, rule, w)
         return self.formula_
 
     def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool]:
@@ -324,9 +331,12 @@ class IdealDNFClassifier(RuleClassifier):
                 names: list[str], scorers: tuple[str, ...], rule: tuple[str, bool],
                 wt: np.ndarray | None = None, wv: np.ndarray | None = None) -> list[str]:
         """Steps 3-6: the path over l, and the chosen feature names (stage binarization)."""
-        n_max = min(int(self.max_features), Bt.shape[1])
-        if self.selection == "wrapper":
-            rows = _wrapper_path(Bt, yt, Bv, yv, n_max, rule, wt, wv)
+        n_max = min(int(self.max_features), Bt.n_attributes)
+        if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
+            self._budget.require((Bt.n_objects + Bv.n_objects) * Bt.n_attributes,
+                                 "the wrapper selection's dense copy of the binarized data",
+                                 "use selection='filter'")
+            rows = _wrapper_path(Bt.to_dense(), yt, Bv.to_dense(), yv, n_max, rule, wt, wv)
         else:
             rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv)
         candidates = pd.DataFrame(
@@ -348,7 +358,8 @@ class IdealDNFClassifier(RuleClassifier):
         columns = [index[f] for f in features]
         self.selected_features_ = list(features)
         self._selected_columns = np.array(columns, dtype=np.intp)
-        self.type_table_ = _type_table(np.ascontiguousarray(Xb[:, columns]), y, tuple(features), *rule, w)
+        histogram = ContextCounts(Xb, y, weights=w).type_histogram(columns)
+        self.type_table_ = table_from_histogram(histogram, tuple(features), *rule)
         self.ideal_formula_ = self.type_table_.to_formula()
         if len(features) <= self.simplify_max_variables:
             self.formula_ = self.ideal_formula_.simplify(max_variables=int(self.simplify_max_variables))
@@ -398,21 +409,38 @@ def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray,
     return validation, training
 
 
+def _histogram_accuracy(table: TypeTable, histogram: TypeHistogram) -> float:
+    """Accuracy (weighted, when the histogram is) of the table's classifier on the rows that
+    ``histogram`` (same columns) counts."""
+    total = histogram.counts.sum()
+    if total == 0:
+        return float("nan")
+    predicted = table.predict(histogram.patterns)
+    return float((histogram.counts[1][predicted].sum() + histogram.counts[0][~predicted].sum()) / total)
+
+
 def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...],
                  wt=None, wv=None) -> list[tuple]:
-    """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types)."""
-    counts = _counts(Bt, yt, wt)
+    """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types).
+
+    ``Bt`` and ``Bv`` are packed contexts; everything is read through counts (literal counts
+    for the rankings, type histograms for the tables and their validation accuracy).
+    """
+    train = ContextCounts(Bt, yt, weights=wt, n_classes=2)
+    validation = ContextCounts(Bv, yv, weights=wv, n_classes=2)
+    literal, totals = train.literal_counts(), train.class_totals()
+    counts = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
+                           true_pos=literal[1])
     orders = {name: rank_features(SCORERS[name](counts)) for name in scorers}
-    blocks = {name: np.ascontiguousarray(Bt[:, order[:n_max]]) for name, order in orders.items()}
-    vblocks = {name: np.ascontiguousarray(Bv[:, order[:n_max]]) for name, order in orders.items()}
     rows, cache = [], {}
     for l in range(1, n_max + 1):
         for name in scorers:
             cols = tuple(int(c) for c in orders[name][:l])
             key = frozenset(cols)
             if key not in cache:
-                table = _type_table(blocks[name][:, :l], yt, cols, *rule, wt)
-                cache[key] = (*_accuracies(table, vblocks[name][:, :l], yv, wv), table.n_types)
+                table = table_from_histogram(train.type_histogram(list(cols)), cols, *rule)
+                accuracy = _histogram_accuracy(table, validation.type_histogram(list(cols)))
+                cache[key] = (accuracy, 1.0 - table.training_errors / table.n_rows, table.n_types)
             rows.append((l, name, cols, *cache[key]))
     return rows
 

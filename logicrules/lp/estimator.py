@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
-from sklearn.utils._param_validation import StrOptions
+from sklearn.utils._param_validation import RealNotInt, StrOptions
 
 from logicrules.base import RuleClassifier
 from logicrules.checklist import at_least
@@ -84,6 +84,12 @@ class LPRuleClassifier(RuleClassifier):
         stopped with an incumbent warns (``SolverWarning``) and uses it.
     random_state : None or int, default None
         Seeds row sampling and the inner cross-validation of ``lam="cv"``.
+    memory_limit : int, float, str or None, default 2 GiB
+        Bytes (or "512MB", "2GB") that ``fit`` may allocate beyond the input X, y. It covers the
+        data path (the binarizer's fit and the packed binarized data, built in chunks) and the
+        dense 0/1 matrix handed to the LP, which is checked against it before it is made
+        (:class:`~logicrules.memory.MemoryLimitError`); the LP solver's own working memory is
+        not counted.
     pos_label : label, optional
         The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
         ``class_weight`` keeps naming classes by their labels.
@@ -130,11 +136,14 @@ class LPRuleClassifier(RuleClassifier):
         "max_m": [Interval(Integral, 1, None, closed="left")],
         "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "random_state": ["random_state"],
+        "memory_limit": [Interval(Integral, 1, None, closed="left"),
+                         Interval(RealNotInt, 0, None, closed="neither"), str, None],
     }
 
     def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
                  screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
-                 time_limit=None, random_state=None, pos_label=None, categorical=None):
+                 time_limit=None, random_state=None, pos_label=None, categorical=None,
+                 memory_limit=None):
         self.rule = rule
         self.lam = lam
         self.max_clauses = max_clauses
@@ -149,6 +158,7 @@ class LPRuleClassifier(RuleClassifier):
         self.random_state = random_state
         self.pos_label = pos_label
         self.categorical = categorical
+        self.memory_limit = memory_limit
 
     # ------------------------------------------------------------------ checks
     def _class_costs(self, y: np.ndarray, sw: np.ndarray | None = None) -> tuple[float, float]:
