@@ -28,6 +28,9 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "agreement": ".equivalence",
         # shared model
         "FormalContext": ".fca.context",
+        "ContextCounts": ".fca.counts",
+        "ChunkedCounts": ".fca.counts",
+        "MemoryLimitError": ".memory",
         "Condition": ".fca.scaling",
         "MedianBinarizer": ".fca.scaling",
         "QuantileBinarizer": ".fca.scaling",

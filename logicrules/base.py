@@ -351,6 +351,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         unknown = {a for a in formula.attributes if a not in set(names)}
         if unknown:
             raise ValueError(f"the learned formula uses attributes unknown to the binarizer: {sorted(map(str, unknown))}")
+        self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
         self.attribute_names_ = list(names)
         conditions = self._conditions()
         self.raw_formula_ = with_conditions(formula, conditions) if conditions else formula

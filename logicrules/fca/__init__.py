@@ -6,6 +6,12 @@ __getattr__, __dir__, __all__ = lazy_exports(
     __name__,
     {
         "FormalContext": ".context",
+        "Counts": ".counts",
+        "ContextCounts": ".counts",
+        "ChunkedCounts": ".counts",
+        "RowBlock": ".counts",
+        "RowMultiset": ".counts",
+        "TypeHistogram": ".counts",
         "Concept": ".concepts",
         "enumerate_concepts": ".concepts",
         "concept_lattice": ".concepts",
