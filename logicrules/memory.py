@@ -13,7 +13,7 @@ Examples
 >>> budget.limit
 1000000
 >>> budget.rows_per_chunk(100, fixed=200_000)
-2048
+1984
 >>> budget.require(2e6, "a table of 2 MB", "use fewer rows")
 Traceback (most recent call last):
 ...
