@@ -54,6 +54,10 @@ _COMPACT_MAX_VARIABLES = 12
 _WRAPPER_CELLS = 1 << 22
 #: Values of the ``tie`` parameter.
 TIE_RULES = ("majority", "positive", "negative")
+#: Values of the ``protocol`` parameter.
+PROTOCOLS = ("default", "paper")
+#: Seed of scikit-learn's mutual information estimator in the authors' code.
+PAPER_MI_SEED = 42
 
 
 def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
@@ -136,6 +140,14 @@ class IdealDNFClassifier(RuleClassifier):
     categorical : list of str or int, optional
         Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
         e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
+    protocol : {"default", "paper"}, default "default"
+        ``"paper"`` reproduces the authors' published code: the validation part is the last
+        ``validation_size`` of the training rows in their given order (shuffle the data
+        beforehand, as they do), not a stratified random split; the ``"mutual_info"`` scorer is
+        scikit-learn's ``mutual_info_classif(discrete_features="auto", random_state=42)`` on the
+        booleanized features (its nearest-neighbour estimator, which treats them as
+        continuous), not the plug-in count estimate; ties and unseen types go to the negative
+        class (``tie`` must be left at its default). It does not accept ``sample_weight``.
     simplify_max_variables : int, default 8
         Step 7 (SymPy's exact minimal DNF) runs when the formula has at most this many
         attributes; its cost grows exponentially (about 2 s for a random function of 8
@@ -207,12 +219,14 @@ class IdealDNFClassifier(RuleClassifier):
         "random_state": ["random_state"],
         "memory_limit": [Interval(Integral, 1, None, closed="left"),
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
+        "protocol": [StrOptions(set(PROTOCOLS))],
     }
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
-                 random_state=None, pos_label=None, categorical=None, memory_limit=None):
+                 random_state=None, pos_label=None, categorical=None, memory_limit=None,
+                 protocol="default"):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -225,6 +239,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.pos_label = pos_label
         self.categorical = categorical
         self.memory_limit = memory_limit
+        self.protocol = protocol
 
     # ------------------------------------------------------------------ parameters
     def _scorers(self) -> tuple[str, ...]:
@@ -260,6 +275,7 @@ class IdealDNFClassifier(RuleClassifier):
         -------
         self
         """
+        self._check_protocol(sample_weight)
         if self.binarizer is None or (isinstance(self.binarizer, str) and self.binarizer == "passthrough"):
             # fixed boolean data: nothing to re-binarize (_fit_formula)
             return super().fit(X, y, sample_weight=sample_weight)
@@ -298,8 +314,21 @@ class IdealDNFClassifier(RuleClassifier):
         self._fit_table(FormalContext(Xb), y, names, features, rule, w)
         return self.formula_
 
+    def _check_protocol(self, sample_weight) -> None:
+        if self.protocol != "paper":
+            return
+        if self.tie != "majority":
+            raise ValueError(f"tie={self.tie!r} has no effect with protocol='paper' (ties and unseen "
+                             "types go to the negative class, as in the authors' code); leave tie at "
+                             "its default")
+        if sample_weight is not None:
+            raise ValueError("protocol='paper' does not accept sample_weight (scikit-learn's mutual "
+                             "information estimator has no weights); use protocol='default'")
+
     def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool]:
         """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted."""
+        if self.protocol == "paper":
+            return "negative", False
         if self.tie != "majority":
             return self.tie, False
         w = np.ones(len(y)) if w is None else w
@@ -309,8 +338,12 @@ class IdealDNFClassifier(RuleClassifier):
 
     def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Training and validation rows, stratified by class on a label-invariant coding (the
-        class of the first row is 0), so that swapping the labels keeps the split."""
+        class of the first row is 0), so that swapping the labels keeps the split; with
+        ``protocol="paper"`` the validation rows are the last ``ceil(validation_size n)``."""
         index = np.arange(len(y))
+        if self.protocol == "paper":
+            n_valid = int(np.ceil(self.validation_size * len(y)))
+            return index[:len(y) - n_valid], index[len(y) - n_valid:]
         stratify = (y != y[0]) if min(y.sum(), (~y).sum()) >= 2 else None
         try:
             train, valid = train_test_split(index, test_size=self.validation_size,
@@ -338,7 +371,8 @@ class IdealDNFClassifier(RuleClassifier):
                                  "use selection='filter'")
             rows = _wrapper_path(Bt.to_dense(), yt, Bv.to_dense(), yv, n_max, rule, wt, wv)
         else:
-            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv)
+            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv,
+                                sklearn_mutual_info=self.protocol == "paper")
         candidates = pd.DataFrame(
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
@@ -420,18 +454,30 @@ def _histogram_accuracy(table: TypeTable, histogram: TypeHistogram) -> float:
 
 
 def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...],
-                 wt=None, wv=None) -> list[tuple]:
+                 wt=None, wv=None, sklearn_mutual_info: bool = False) -> list[tuple]:
     """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types).
 
     ``Bt`` and ``Bv`` are packed contexts; everything is read through counts (literal counts
     for the rankings, type histograms for the tables and their validation accuracy).
+    ``sklearn_mutual_info``: rank by scikit-learn's ``mutual_info_classif`` with
+    ``discrete_features="auto"`` and the authors' seed on the dense training part, as their
+    code does.
     """
     train = ContextCounts(Bt, yt, weights=wt, n_classes=2)
     validation = ContextCounts(Bv, yv, weights=wv, n_classes=2)
     literal, totals = train.literal_counts(), train.class_totals()
     counts = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
                            true_pos=literal[1])
-    orders = {name: rank_features(SCORERS[name](counts)) for name in scorers}
+    orders = {}
+    for name in scorers:
+        if name == "mutual_info" and sklearn_mutual_info:
+            from sklearn.feature_selection import mutual_info_classif
+
+            scores = mutual_info_classif(Bt.to_dense().astype(np.float64), yt, discrete_features="auto",
+                                         random_state=PAPER_MI_SEED)
+        else:
+            scores = SCORERS[name](counts)
+        orders[name] = rank_features(scores)
     rows, cache = [], {}
     for l in range(1, n_max + 1):
         for name in scorers:

@@ -40,7 +40,7 @@ def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
 
     accuracies = {1: (0.70, 0.60), 2: (0.79, 0.795), 3: (0.80, 0.78), 4: (0.75, 0.76)}
 
-    def constructed(Bt, yt, Bv, yv, n_max, rule, scorers, wt=None, wv=None):
+    def constructed(Bt, yt, Bv, yv, n_max, rule, scorers, wt=None, wv=None, sklearn_mutual_info=False):
         return [(l, name, tuple(range(l)), accuracies[l][i], 1.0, 2**l)
                 for l in range(1, n_max + 1) for i, name in enumerate(scorers)]
 
@@ -312,3 +312,25 @@ def test_refit_maps_a_median_cut_across_greater_and_greater_equal():
     names = final.get_feature_names_out().tolist()
     assert names == ["x > 3"]
     assert _map_features(stage, final, ["x >= 4"], names) == ["x > 3"]
+
+
+def test_paper_protocol_reproduces_the_authors_conventions():
+    from sklearn.feature_selection import mutual_info_classif
+
+    X, y = planted(n=150, m=8, seed=4, noise=0.15)
+    model = IdealDNFClassifier(binarizer="passthrough", protocol="paper", max_features=4).fit(X, y)
+    # validation: the last 30% of the rows as given (ceil(0.3 * 150) = 45)
+    train, valid = model._split(y.astype(bool))
+    assert train.tolist() == list(range(105)) and valid.tolist() == list(range(105, 150))
+    # the mutual information ranking is scikit-learn's estimator with seed 42 on the training part
+    scores = mutual_info_classif(X[:105].astype(float), y[:105], discrete_features="auto", random_state=42)
+    expected = rank_features(scores)
+    chosen = model.candidates_[model.candidates_.scorer == "mutual_info"]
+    for l, features in zip(chosen.n_features, chosen.features):
+        assert list(features) == [model.attribute_names_[j] for j in expected[:l]]
+    # ties and unseen types are negative
+    assert model.type_table_.tie == "negative" and not model.type_table_.unseen
+    with pytest.raises(ValueError, match="protocol='paper'"):
+        IdealDNFClassifier(protocol="paper", tie="positive").fit(X, y)
+    with pytest.raises(ValueError, match="sample_weight"):
+        IdealDNFClassifier(protocol="paper").fit(X, y, sample_weight=np.ones(len(y)))
