@@ -116,10 +116,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    classes_ : ndarray of shape (2,)
+    classes_ : ndarray of shape (n_classes,)
         Class labels, sorted.
     pos_label_ : object
-        The class the rule describes (predicted where the formula holds).
+        The class the rule describes (predicted where the formula holds); two classes only.
+    estimators_ : dict of label -> RuleClassifier
+        With more than two classes: the rule of each class against the others (a fitted copy
+        of this learner on the binarized rows); ``formula_`` is then the dict of their formulas.
     n_features_in_ : int
         Number of input columns.
     feature_names_in_ : ndarray of str
@@ -198,7 +201,10 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             Raw features (numeric, categorical, missing values as NaN) for a binarizer, or a 0/1
             matrix with ``binarizer="passthrough"``.
         y : array-like of shape (n_samples,)
-            Target with exactly two distinct labels.
+            Target with two or more distinct labels. With more than two, one rule is learned
+            per class (that class against all others, each by a copy of this learner on the
+            binarized rows, kept in ``estimators_``): ``formula_`` is then a dict class ->
+            formula, and ``predict`` the most probable class (see :meth:`predict`).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative row weights: every count the learner makes (and the binarizer's
             thresholds) is weighted, so integer weights act as repeating rows; rows of weight 0
@@ -209,11 +215,54 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
-        X, y_bool, weights = self._validate_training_data(X, y, sample_weight)
+        X, target, weights = self._validate_training_data(X, y, sample_weight)
         context = self._fit_binarizer(X, weights)
-        formula = self._fit_packed(context, y_bool, weights)
-        self._finish_fit(formula, list(context.attributes), context, y_bool, weights)
+        if self._is_multiclass():
+            self._fit_one_vs_rest(context, target, weights)
+            return self
+        formula = self._fit_packed(context, target, weights)
+        self._finish_fit(formula, list(context.attributes), context, target, weights)
         return self
+
+    def _is_multiclass(self) -> bool:
+        return len(self.classes_) > 2
+
+    def _fit_one_vs_rest(self, context: FormalContext, target: np.ndarray,
+                         weights: np.ndarray | None) -> None:
+        """One rule per class, each learned for that class against all others (its own fitted
+        copy of this learner on the binarized rows, in ``estimators_``)."""
+        names = [str(a) for a in context.attributes]
+        frame = pd.DataFrame(context.to_dense(), columns=names)
+        own = self.get_params(deep=False)
+        params = {k: v for k, v in (("binarizer", "passthrough"), ("pos_label", True), ("categorical", None))
+                  if k in own}
+        class_weight = own.get("class_weight")
+        if isinstance(class_weight, dict):  # costs per class become row weights of the per-class rules
+            unknown = set(class_weight) - set(self.classes_.tolist())
+            if unknown:
+                raise ValueError(f"class_weight has labels not in y: {sorted(map(str, unknown))}; "
+                                 f"the classes are {self.classes_.tolist()}")
+            costs = np.array([float(class_weight.get(c, 1.0)) for c in self.classes_.tolist()])
+            weights = costs[target] if weights is None else weights * costs[target]
+            params["class_weight"] = None
+        fit_weight = {} if weights is None else {"sample_weight": weights}
+        self.estimators_ = {}
+        for k, label in enumerate(self.classes_.tolist()):
+            sub = clone(self).set_params(**params)
+            sub.fit(frame, target == k, **fit_weight)
+            self.estimators_[label] = sub
+        self.attribute_names_ = list(names)
+        self.formula_ = {label: sub.formula_ for label, sub in self.estimators_.items()}
+        self.rules_ = self._per_class(lambda label, sub: sub.rules_)
+
+    def _per_class(self, frame_of) -> pd.DataFrame:
+        """Concatenate a per-class frame of every one-vs-rest rule, with a ``class`` column."""
+        frames = []
+        for label, sub in self.estimators_.items():
+            frame = frame_of(label, sub).copy()
+            frame.insert(0, "class", [label] * len(frame))
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
 
     def _fit_weighted(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
                       weights: np.ndarray | None) -> Formula:
@@ -244,8 +293,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """Check X, y and the weights, set ``classes_``, ``n_features_in_``, ``feature_names_in_``.
 
         Returns X (a DataFrame stays a DataFrame, anything else becomes a 2-D array), the
-        boolean target ``y == pos_label_`` and the float weights (None without weights); rows
-        of weight 0 are removed from all three.
+        target (for two classes the boolean ``y == pos_label_``, for more the class index of
+        every row) and the float weights (None without weights); rows of weight 0 are removed
+        from all three.
         """
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
@@ -271,14 +321,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if len(self.classes_) == 1:
             raise ValueError(
                 f"y contains one class only ({self.classes_[0]}); {type(self).__name__} needs "
-                "exactly two classes to learn a rule"
+                "at least two classes to learn a rule"
             )
         if len(self.classes_) > 2:
-            raise ValueError(
-                f"Only binary classification is supported. {type(self).__name__} needs exactly two "
-                f"classes in y, got {len(self.classes_)}: {self.classes_[:10].tolist()}. "
-                "For a multiclass target, pick a positive class (y == label)."
-            )
+            if getattr(self, "pos_label", None) is not None:
+                raise ValueError(f"pos_label={self.pos_label!r} names the class of a two-class rule, but y "
+                                 f"has {len(self.classes_)} classes (one rule per class is learned); "
+                                 "leave pos_label=None, or binarize y yourself (y == label)")
+            return X, np.searchsorted(self.classes_, y), weights
         self.pos_label_ = self._resolve_pos_label()
         return X, np.asarray(y == self.pos_label_), weights
 
@@ -399,12 +449,24 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         return self.formula_.evaluate(Xb, feature_names=self.attribute_names_)
 
     def predict(self, X) -> np.ndarray:
-        """Predict ``pos_label_`` where the formula holds and the other class elsewhere."""
+        """Predict ``pos_label_`` where the formula holds and the other class elsewhere.
+
+        With more than two classes, the class of highest :meth:`predict_proba`: the class whose
+        rule fires with the highest smoothed precision; when no rule fires, the class whose rule
+        leaves the highest positive rate among the rows where it does not fire. Exact ties go
+        to the class listed first in ``classes_``.
+        """
         check_is_fitted(self, "formula_")
-        return self._binary_labels()[self._evaluate(self.binarize(X)).astype(np.intp)]
+        Xb = self.binarize(X)
+        if self._is_multiclass():
+            return self.classes_[self._proba(Xb).argmax(axis=1)]
+        return self._binary_labels()[self._evaluate(Xb).astype(np.intp)]
 
     def _proba(self, Xb: np.ndarray) -> np.ndarray:
         """``predict_proba`` on binarized rows (a pure function of them and fitted counts)."""
+        if self._is_multiclass():
+            scores = np.column_stack([sub._proba(Xb)[:, 1] for sub in self.estimators_.values()])
+            return scores / scores.sum(axis=1, keepdims=True)
         predicted = self._evaluate(Xb)
         masks, _, _ = self._cells(Xb)
         frequencies = probability.smoothed_frequencies(self.cell_counts_)
@@ -453,8 +515,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------ presentation
     def to_sympy(self):
-        """The learned formula as a SymPy Boolean expression (symbols named after attributes)."""
+        """The learned formula as a SymPy Boolean expression (symbols named after attributes);
+        a dict class -> expression with more than two classes."""
         check_is_fitted(self, "formula_")
+        if isinstance(self.formula_, dict):
+            return {label: formula.to_sympy() for label, formula in self.formula_.items()}
         return self.formula_.to_sympy()
 
     def _terms(self) -> tuple[str, list[list[Literal]]]:
@@ -522,7 +587,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError("get_rules(X, y) needs y together with X")
         y = np.asarray(y)
+        if self._is_multiclass():  # one block per class, counted for that class against the rest
+            frame = self._binarized_frame(X)
+            return self._per_class(lambda label, sub: sub.get_rules(frame, y == label))
         return self._rules_frame(self.binarize(X), y == self.pos_label_)
+
+    def _binarized_frame(self, X) -> pd.DataFrame:
+        """X binarized, as the DataFrame the per-class rules of a multiclass model read."""
+        return pd.DataFrame(self.binarize(X), columns=list(self.attribute_names_))
 
     def explain(self, X) -> list[str]:
         """Say per row why the rule predicts what it does.
@@ -531,11 +603,26 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         gets, for every conjunction, one literal of it that is false on the row. For a CNF rule,
         a negative row gets the clause that fails and a positive row one true literal per clause.
 
+        With more than two classes, each row is explained by the rule of its predicted class.
+
         Returns
         -------
         list of str
             One explanation per row, starting with the predicted label.
         """
+        if self._is_multiclass():
+            frame = self._binarized_frame(X)
+            predicted = self.classes_[self._proba(frame.to_numpy()).argmax(axis=1)]
+            texts = [""] * len(frame)
+            for label, sub in self.estimators_.items():
+                rows = np.flatnonzero(predicted == label)
+                if rows.size:
+                    fires = sub._evaluate(frame.to_numpy()[rows])
+                    for i, text, fired in zip(rows, sub.explain(frame.iloc[rows]), fires):
+                        reason = text.split(": ", 1)[1]
+                        # a class whose rule does not fire wins only where no rule fires
+                        texts[i] = f"{label}: {reason}" if fired else f"{label}: no rule fires ({reason})"
+            return texts
         Xb = self.binarize(X)
         kind, terms = self._terms()
         n = Xb.shape[0]
@@ -578,6 +665,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         return texts
 
     def __str__(self) -> str:
+        if hasattr(self, "formula_") and isinstance(self.formula_, dict):
+            return "\n".join([f"{type(self).__name__}, one rule per class:"]
+                             + [f"  IF {formula} THEN {label}" for label, formula in self.formula_.items()])
         if hasattr(self, "formula_"):
             negative, positive = self._binary_labels()
             return f"{type(self).__name__}: IF {self.formula_} THEN {positive} ELSE {negative}"
@@ -585,7 +675,6 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.allow_nan = True
         tags.input_tags.string = True
         tags.input_tags.categorical = True

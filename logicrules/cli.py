@@ -90,8 +90,9 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--target", metavar="COL",
                         help="class column of a CSV file (optional for bundled datasets)")
     parser.add_argument("--positive", metavar="VALUE",
-                        help="label of the positive class (the rest is negative); required when the "
-                             "target has more than two values")
+                        help="label of the positive class (the rest is negative); without it a "
+                             "target with more than two values gets one rule per class (fit), "
+                             "and compare needs it")
     parser.add_argument("--drop", metavar="COLS", default="",
                         help="comma-separated columns to ignore (identifiers, leaks)")
 
@@ -211,8 +212,9 @@ def _read_table(data: str):
     )
 
 
-def _binary_target(y, column: str, positive: str | None, source: str):
-    """The target as 0/1 (1 = positive), or a clear error for unusable targets."""
+def _binary_target(y, column: str, positive: str | None, source: str, multiclass: bool = False):
+    """The target as 0/1 (1 = positive), or a clear error for unusable targets; with
+    ``multiclass`` a target of more than two values is returned as it is (label None)."""
     import numpy as np
     import pandas as pd
 
@@ -230,6 +232,8 @@ def _binary_target(y, column: str, positive: str | None, source: str):
             raise CommandError(f"every row of {source} has {column!r} == {positive!r}; "
                                "a rule needs both classes")
         return pd.Series(mask.astype(np.int64), name=column), str(positive)
+    if len(values) > 2 and multiclass:
+        return y, None
     if len(values) > 2:
         raise CommandError(
             f"target column {column!r} of {source} has {len(values)} classes ({shown}); logicrules "
@@ -242,8 +246,10 @@ def _binary_target(y, column: str, positive: str | None, source: str):
     return y, str(np.unique(y)[1])
 
 
-def _load_data(data: str, target: str | None, positive: str | None, drop: str = ""):
-    """``(X, y, description, positive label)`` for the ``fit`` and ``compare`` commands."""
+def _load_data(data: str, target: str | None, positive: str | None, drop: str = "",
+               multiclass: bool = False):
+    """``(X, y, description, positive label)`` for the ``fit`` and ``compare`` commands
+    (``multiclass``: a target of more than two values without ``positive`` is kept, label None)."""
     from logicrules.datasets import load_dataset
 
     frame, info = _read_table(data)
@@ -263,8 +269,11 @@ def _load_data(data: str, target: str | None, positive: str | None, drop: str = 
             raise CommandError(f"target column {target!r} not found in {data!r}; columns: "
                                f"{', '.join(map(str, frame.columns))}")
         X = frame.drop(columns=[target])
-        y, y_pos = _binary_target(frame[target], target, positive, repr(data))
-        label = f"1 = {target} {positive}" if positive is not None else f"{target} = {y_pos}"
+        y, y_pos = _binary_target(frame[target], target, positive, repr(data), multiclass)
+        if y_pos is None:
+            label = f"none: one rule per class of {target}"
+        else:
+            label = f"1 = {target} {positive}" if positive is not None else f"{target} = {y_pos}"
     X = _drop_columns(X, drop, data)
     if X.shape[1] == 0:
         raise CommandError(f"{data!r} has no input columns besides the target")
@@ -375,7 +384,11 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from logicrules.export import export_formula
 
     params = _learner_params(args, args.learner, strict=True)
-    X, y, description, positive = _load_data(args.data, args.target, args.positive, args.drop)
+    X, y, description, positive = _load_data(args.data, args.target, args.positive, args.drop,
+                                             multiclass=True)
+    if positive is None and args.format == "query":
+        raise CommandError("--format query writes one two-class rule; with more than two classes "
+                           "choose --positive VALUE or another format")
     model = _make_learner(args.learner, params)
     _check_columns(X, params.get("binarizer", model.get_params()["binarizer"]), args.data)
     start = time.perf_counter()
@@ -384,7 +397,9 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     predicted = model.predict(X)
     y_true = np.asarray(y)
     accuracy = float(accuracy_score(y_true, predicted))
-    f1 = float(f1_score(y_true, predicted, pos_label=model.pos_label_))
+    multiclass = isinstance(model.formula_, dict)
+    f1 = float(f1_score(y_true, predicted, average="macro") if multiclass
+               else f1_score(y_true, predicted, pos_label=model.pos_label_))
     if args.save:
         from logicrules.persistence import save_model
 
@@ -395,21 +410,33 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     if args.format == "json":
         from logicrules.persistence import formula_to_json
 
+        if multiclass:
+            rule = {"rules": {str(c): export_formula(f, "text") for c, f in model.formula_.items()},
+                    "formulas": {str(c): formula_to_json(f) for c, f in model.formula_.items()},
+                    "size": sum(f.size for f in model.formula_.values())}
+        else:
+            rule = {"rule": export_formula(model, "text"), "formula": formula_to_json(model.formula_),
+                    "size": model.formula_.size}
         report = {
             "data": args.data, "learner": args.learner, "params": _jsonable(params),
-            "positive_class": positive, "rule": export_formula(model, "text"),
-            "formula": formula_to_json(model.formula_), "size": model.formula_.size,
-            "train_accuracy": accuracy, "train_f1": f1, "fit_seconds": seconds,
-            "rows": int(X.shape[0]), "saved": args.save,
+            "positive_class": positive, **rule,
+            "train_accuracy": accuracy, ("train_macro_f1" if multiclass else "train_f1"): f1,
+            "fit_seconds": seconds, "rows": int(X.shape[0]), "saved": args.save,
         }
         print(json.dumps(report, indent=2))
         return 0
     print(f"data:     {description}")
     print(f"learner:  {args.learner} ({type(model).__name__})")
-    print(f"rule:     {export_formula(model, args.format)}")
-    print(f"          IF rule THEN {model._binary_labels()[1]} ELSE {model._binary_labels()[0]}  "
-          f"({model.formula_.size} literals)")
-    print(f"training: accuracy {accuracy:.4f}, F1 {f1:.4f}")
+    if multiclass:
+        for label, formula in model.formula_.items():
+            print(f"rule:     IF {export_formula(formula, args.format)} THEN {label}  ({formula.size} literals)")
+        print("          (the most probable class where several or no rules fire)")
+        print(f"training: accuracy {accuracy:.4f}, macro F1 {f1:.4f}")
+    else:
+        print(f"rule:     {export_formula(model, args.format)}")
+        print(f"          IF rule THEN {model._binary_labels()[1]} ELSE {model._binary_labels()[0]}  "
+              f"({model.formula_.size} literals)")
+        print(f"training: accuracy {accuracy:.4f}, F1 {f1:.4f}")
     print(f"fit time: {seconds:.2f} s")
     if args.save:
         print(f"saved:    {args.save}")

@@ -135,11 +135,21 @@ def save_model(model: Any, path: str | os.PathLike) -> None:
         raise TypeError(f"save_model saves the rule models of logicrules, got {type(model).__name__}")
     if not hasattr(model, "formula_"):
         raise TypeError(f"this {type(model).__name__} is not fitted yet; call fit before save_model")
+    text = json.dumps(_document(model), indent=1, allow_nan=False)
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+
+
+def _document(model: Any) -> dict:
+    """The JSON document of a fitted model; a multiclass model nests one per class."""
     name = type(model).__name__
     required = set(_PREDICT_STATE.get(name, ()))
+    multiclass = isinstance(model.formula_, dict)
     state, omitted = {}, []
     for attr, value in vars(model).items():
         if attr in _CORE or not (attr.endswith("_") or attr.startswith("_")) or attr.startswith("__"):
+            continue
+        if multiclass and attr == "estimators_":
             continue
         try:
             state[attr] = _encode(value, attr)
@@ -159,13 +169,13 @@ def save_model(model: Any, path: str | os.PathLike) -> None:
                              if hasattr(model, "feature_names_in_") else None),
         "attribute_names": [str(a) for a in model.attribute_names_],
         "binarizer": _encode_binarizer(model.binarizer_),
-        "formula": formula_to_json(model.formula_),
+        "formula": None if multiclass else formula_to_json(model.formula_),
         "state": state,
         "omitted": sorted(omitted),
     }
-    text = json.dumps(document, indent=1, allow_nan=False)
-    with open(path, "w", encoding="utf-8") as handle:
-        handle.write(text)
+    if multiclass:  # one model per class, in the order of classes_
+        document["estimators"] = [_document(model.estimators_[label]) for label in model.classes_.tolist()]
+    return document
 
 
 def load_model(path: str | os.PathLike) -> Any:
@@ -261,6 +271,10 @@ def _read_model(document: dict, budget: _Budget) -> Any:
     model.attribute_names_ = attributes
     model.binarizer_ = _decode_binarizer(document["binarizer"], budget)
     _check_attributes(model)
+    if len(model.classes_) > 2:
+        _read_per_class(model, document, budget)
+        _set_state(model, document["state"], budget, "state", reserved=(*_CORE, "estimators_"))
+        return model
     model.formula_ = formula_from_json(document["formula"])
     unknown = {str(a) for a in model.formula_.attributes} - set(attributes)
     if unknown:
@@ -296,19 +310,39 @@ def _check_predicts(model: Any) -> None:
         raise ValueError("its fitted state gives probabilities outside [0, 1]")
 
 
+def _read_per_class(model: Any, document: dict, budget: _Budget) -> None:
+    """The per-class models of a multiclass model: one binary model per class, in class order,
+    each reading the model's binarized attributes."""
+    subs = document.get("estimators")
+    if document.get("formula") is not None or not isinstance(subs, list) or len(subs) != len(model.classes_):
+        raise ValueError(f"a model of {len(model.classes_)} classes needs 'formula': null and one "
+                         "model per class under 'estimators'")
+    model.estimators_ = {}
+    for label, sub_document in zip(model.classes_.tolist(), subs):
+        if not isinstance(sub_document, dict) or sub_document.get("class") != document["class"]:
+            raise ValueError(f"the model of class {label!r:.40} is not a {document['class']!r:.80}")
+        sub = _read_model(sub_document, budget)
+        if sub.binarizer_ is not None or list(sub.attribute_names_) != list(model.attribute_names_) \
+                or sub.classes_.tolist() != [False, True]:
+            raise ValueError(f"the model of class {label!r:.40} must read the attributes of the model "
+                             "(binarizer passthrough) and predict True / False")
+        model.estimators_[label] = sub
+    model.formula_ = {label: sub.formula_ for label, sub in model.estimators_.items()}
+
+
 def _read_classes(classes: Any) -> np.ndarray:
-    """Class labels: a 1-D array of two distinct labels, sorted as ``np.unique`` sorts them."""
+    """Class labels: a 1-D array of two or more distinct labels, sorted as ``np.unique`` sorts them."""
     if not isinstance(classes, np.ndarray) or classes.ndim != 1:
         raise ValueError("classes must be a 1-D array of labels")
-    if len(classes) != 2:
-        raise ValueError(f"a rule model has exactly two classes, the file lists {len(classes)}: "
+    if len(classes) < 2:
+        raise ValueError(f"a rule model has at least two classes, the file lists {len(classes)}: "
                          f"{classes[:5].tolist()}")
     try:
-        ordered = bool(classes[0] < classes[1])
+        ordered = all(bool(a < b) for a, b in zip(classes[:-1], classes[1:]))
     except TypeError:
         ordered = False
     if not ordered:
-        raise ValueError(f"classes must be two distinct labels in increasing order, got {classes.tolist()}")
+        raise ValueError(f"classes must be distinct labels in increasing order, got {classes[:10].tolist()}")
     return classes
 
 

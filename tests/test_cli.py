@@ -168,8 +168,12 @@ def test_unknown_target_column(capsys, csv_path):
     assert code == 1 and "target column 'outcome' not found" in err and "columns: age" in err
 
 
-def test_multiclass_target_suggests_positive(capsys, csv_path):
-    code, _, err = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "lp")
+def test_multiclass_target_gets_one_rule_per_class(capsys, csv_path):
+    code, out, _ = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "lp")
+    assert code == 0 and "one rule per class of colour" in out and out.count("rule:     IF") == 3
+    code, _, err = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "lp", "--format", "query")
+    assert code == 1 and "--positive" in err
+    code, _, err = run(capsys, "compare", csv_path, "--target", "colour", "--learners", "lp")
     assert code == 1 and "has 3 classes" in err and "--positive" in err
 
 
