@@ -251,6 +251,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             sub = clone(self).set_params(**params)
             sub.fit(frame, target == k, **fit_weight)
             self.estimators_[label] = sub
+        self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
         self.attribute_names_ = list(names)
         self.formula_ = {label: sub.formula_ for label, sub in self.estimators_.items()}
         self.rules_ = self._per_class(lambda label, sub: sub.rules_)
