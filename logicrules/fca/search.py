@@ -6,8 +6,11 @@ of an objective of their confusion counts, over *distinct extents*, exactly.
 
 How it stays exact and fast (details in the modules it uses):
 
-* the objective is tabulated over all ``(tp, fp)`` (:mod:`logicrules.fca.score_table`), so every
-  objective, a callable included, is scored exactly and identically;
+* the objective is evaluated on the count arrays of the candidates (never tabulated over all
+  ``(tp, fp)``), and owns its pruning filter (:meth:`logicrules.metrics.Objective.filter`): a
+  line ``alpha tp + beta fp >= c`` that every count pair scoring above the running threshold
+  satisfies (closed forms: Dinkelbach's line for the ratios F1/Jaccard/precision, the objective
+  itself for the linear ones, a chord for MCC; a boundary search for callables);
 * attributes with equal (with negations: complementary) extents are merged and constant ones set
   aside (:mod:`logicrules.fca.premise_space`): premises over them add no extent;
 * sizes 1 and 2 are enumerated from single and pair counts (one matrix product);
@@ -56,7 +59,6 @@ from logicrules.fca.premise_space import (
     shape_size,
     triple_shapes,
 )
-from logicrules.fca.score_table import ScoreTable, linear_filter
 from logicrules.formula import And, Formula, Literal, Or
 from logicrules.metrics import Objective, get_objective
 from logicrules.validation import as_boolean_matrix, as_boolean_target
@@ -350,7 +352,7 @@ def _select(scores: np.ndarray, threshold: float, limit: int) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ search
 class _Search:
-    """State of one search: prepared attributes, score table, result list, statistics."""
+    """State of one search: prepared attributes, objective, result list, statistics."""
 
     def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False,
                  size4_method="cells", backend="numba", device=None):
@@ -362,12 +364,6 @@ class _Search:
         self.memory = memory
         self.progress = progress
         self.keys = keys
-        table_bytes = 8 * (int(y.sum()) + 1) * (self.n - int(y.sum()) + 1) * (3 if max_size >= 4 else 1)
-        if table_bytes > memory:
-            raise PremiseSearchMemoryError(
-                f"the score table over all (tp, fp) needs {table_bytes / 1e9:.2f} GB, more than "
-                f"memory_limit={memory / 1e9:.2f} GB; raise memory_limit or subsample rows"
-            )
         self.prep = prepare_attributes(X, y, negations)
         nv = int((~self.prep.constant).sum())
         pair_bytes = 96 * nv * nv      # pair counts, weighted pairs, distances, rooms, temporaries
@@ -388,7 +384,6 @@ class _Search:
             self.counter = TorchCounter(self.prep.bits_p[v], self.prep.bits_n[v], self.prep.n_pos,
                                         self.prep.n_neg, device=device, memory_limit=memory)
         self.builder = _Builder(self.prep, keys)
-        self.table = ScoreTable.build(objective, self.prep.n_pos, self.prep.n_neg)
         self.top = _TopList(top_k)
         self.vars = np.flatnonzero(~self.prep.constant)           # representatives in pairs/triples
         self.stats = SearchStatistics(
@@ -402,7 +397,17 @@ class _Search:
 
     # -- helpers -----------------------------------------------------------------------
     def _scores(self, tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
-        return self.table.values[tp, fp]
+        """The objective of count arrays (NaN scores -inf, so they never win)."""
+        P, N = self.prep.n_pos, self.prep.n_neg
+        tp = np.asarray(tp)
+        fp = np.asarray(fp)
+        values = np.asarray(self.objective(tp, fp, P - tp, N - fp), dtype=np.float64)
+        values = np.broadcast_to(values, np.broadcast(tp, fp).shape)
+        return np.where(np.isnan(values), -np.inf, values)
+
+    def _filter(self, threshold: float):
+        """The objective's linear filter for ``threshold`` (None: nothing can beat it)."""
+        return self.objective.filter(threshold, self.prep.n_pos, self.prep.n_neg, integer_counts=True)
 
     def _lit_bits(self, r: np.ndarray, negated: np.ndarray):
         """Bits (k, W) of literals (representative r, polarity) over positives and negatives."""
@@ -505,22 +510,15 @@ class _Search:
         shapes = pair_shapes(p.negations)
         M = shape_matrix(shapes, 2)                     # (F, 4), cell j = 2 va + vb
         masks2 = np.array([sh.mask for sh in shapes], dtype=np.int64)
-        Xp = _unpack_rows(p.bits_p[v], p.n_pos).astype(np.float32)
-        Xn = _unpack_rows(p.bits_n[v], p.n_neg).astype(np.float32)
-        self.pair_p = (Xp @ Xp.T).astype(np.int32) if len(v) else np.zeros((0, 0), np.int32)
-        self.pair_n = (Xn @ Xn.T).astype(np.int32) if len(v) else np.zeros((0, 0), np.int32)
+        self.pair_p = _gram(p.bits_p[v], p.n_pos)
+        self.pair_n = _gram(p.bits_n[v], p.n_neg)
         tpv, fpv = p.tp[v], p.fp[v]
         nv = len(v)
         tested = 0
         seed_pool: list[tuple[float, tuple]] = []
         hashes = []
         if count_extents:
-            rng = np.random.default_rng(12345)
-            h = rng.integers(0, 2**30, size=(2, p.n_pos + p.n_neg)).astype(np.float64)
-            Xall = np.concatenate([Xp, Xn], axis=1).astype(np.float64)      # (nv, n)
-            single_h = Xall @ h.T                                            # (nv, 2)
-            total_h = h.sum(axis=1)
-            pair_h = [(Xall * h[k]) @ Xall.T for k in range(2)]              # exact integers
+            single_h, total_h, pair_h = _extent_hashes(p.bits_p[v], p.n_pos, p.bits_n[v], p.n_neg)
         block = max(1, int(2e6 // max(nv * len(shapes), 1)))
         for start in range(0, nv, block):
             a = np.arange(start, min(nv, start + block))
@@ -759,7 +757,7 @@ class _Search:
         Returns ``(filter, w_single, w_pair, w_total)``, or four Nones when no linear filter
         exists for the objective at this threshold.
         """
-        filt = linear_filter(self.table, threshold)
+        filt = self._filter(threshold)
         if filt is None:
             return None, None, None, None
         p = self.prep
@@ -794,18 +792,6 @@ class _Search:
         if nv < 3:
             zeros = np.zeros((nv, nv))
             return zeros, zeros, np.zeros(nv), np.full((nv, nv), -np.inf)
-        c11 = w_pair
-        c10 = w_single[:, None] - w_pair
-        c01 = w_single[None, :] - w_pair
-        c00 = w_total - w_single[:, None] - w_single[None, :] + w_pair
-        singles = np.maximum(w_single[:, None], w_single[None, :])
-        best = np.maximum(np.maximum(singles, max(0.0, w_total)), np.maximum(c11, c11 + c10 + c01))
-        if p.negations:
-            cells = np.stack([c00, c01, c10, c11])
-            negated = w_total - w_single
-            best = np.maximum(best, np.maximum(negated[:, None], negated[None, :]))
-            best = np.maximum(best, np.maximum(cells.max(axis=0), w_total - cells.min(axis=0)))
-        room = filt.threshold - best - 1e-9 * scale
 
         def gains(tp_only_x, fp_only_x, tp_only_z, fp_only_z):
             """Gain bounds of replacing a positive / a negated literal x by z (rows x != z)."""
@@ -815,27 +801,43 @@ class _Search:
                 + max(-alpha, 0.0) * tp_only_x + max(-beta, 0.0) * fp_only_x
             return up, down
 
-        tp_x_not_z = tpv[:, None] - self.pair_p                  # rows x = 1, z = 0 (x: row index)
-        fp_x_not_z = fpv[:, None] - self.pair_n
-        tp_z_not_x = tpv[None, :] - self.pair_p
-        fp_z_not_x = fpv[None, :] - self.pair_n
-        up, down = gains(tp_x_not_z, fp_x_not_z, tp_z_not_x, fp_z_not_x)
-        if p.negations:
-            # x replaced by NOT z: rows x = 1, NOT z = 0 are x AND z; rows x = 0, z = 0 the rest
-            both_p, both_n = self.pair_p, self.pair_n
-            none_p = p.n_pos - tpv[:, None] - tpv[None, :] + self.pair_p
-            none_n = p.n_neg - fpv[:, None] - fpv[None, :] + self.pair_n
-            up_c, down_c = gains(both_p, both_n, none_p, none_n)
-            elim = np.minimum(np.maximum(up, down), np.maximum(up_c, down_c))
-        else:
-            elim = up
+        room = np.empty((nv, nv))
+        elim = np.empty((nv, nv))
+        negated = w_total - w_single
+        # row blocks of about 2**18 entries: the temporaries stay small whatever nv is
+        step = max(1, (1 << 18) // nv)
+        for r0 in range(0, nv, step):
+            rows = slice(r0, min(nv, r0 + step))
+            wp_ = w_pair[rows]
+            ws_ = w_single[rows, None]
+            c11 = wp_
+            c10 = ws_ - wp_
+            c01 = w_single[None, :] - wp_
+            c00 = w_total - ws_ - w_single[None, :] + wp_
+            best = np.maximum(np.maximum(ws_, w_single[None, :]), max(0.0, w_total))
+            best = np.maximum(best, np.maximum(c11, c11 + c10 + c01))
+            if p.negations:
+                best = np.maximum(best, np.maximum(negated[rows, None], negated[None, :]))
+                cells_max = np.maximum(np.maximum(c00, c01), np.maximum(c10, c11))
+                cells_min = np.minimum(np.minimum(c00, c01), np.minimum(c10, c11))
+                best = np.maximum(best, np.maximum(cells_max, w_total - cells_min))
+            room[rows] = filt.threshold - best - 1e-9 * scale
+            pp, pn = self.pair_p[rows], self.pair_n[rows]
+            up, down = gains(tpv[rows, None] - pp, fpv[rows, None] - pn,     # rows x = 1, z = 0 (x: row)
+                             tpv[None, :] - pp, fpv[None, :] - pn)
+            if p.negations:
+                # x replaced by NOT z: rows x = 1, NOT z = 0 are x AND z; rows x = 0, z = 0 the rest
+                none_p = p.n_pos - tpv[rows, None] - tpv[None, :] + pp
+                none_n = p.n_neg - fpv[rows, None] - fpv[None, :] + pn
+                up_c, down_c = gains(pp, pn, none_p, none_n)
+                elim[rows] = np.minimum(np.maximum(up, down), np.maximum(up_c, down_c))
+            else:
+                elim[rows] = up
         zero_p, zero_n = gains(tpv, fpv, 0, 0)                                   # x := false
         one_p, one_n = gains(0, 0, p.n_pos - tpv, p.n_neg - fpv)                 # x := true
         elim_const = np.minimum(np.maximum(zero_p, zero_n), np.maximum(one_p, one_n)) if p.negations \
             else np.minimum(zero_p, one_p)
-        elim = np.ascontiguousarray(elim, dtype=np.float64)
-        return (elim, np.ascontiguousarray(elim.T), elim_const.astype(np.float64),
-                np.ascontiguousarray(room, dtype=np.float64))
+        return elim, np.ascontiguousarray(elim.T), np.asarray(elim_const, dtype=np.float64), room
 
     def _score_triples(self, triples: np.ndarray, M, masks, v, new_keys) -> None:
         """Exact scores of all read-once premises over the given triples (positions in ``v``).
@@ -1148,8 +1150,6 @@ class _Search:
         tps = [kernels.popcount_rows(x) for x in lp]
         fps = [kernels.popcount_rows(x) for x in ln]
         sizes_of = [1, 2, 3]
-        prefix = self.table.prefix_max()
-        suffix = self.table.suffix_max()
         upto3_p = np.concatenate(lp)
         upto3_n = np.concatenate(ln)
         upto3_s = ls[0] + ls[1] + ls[2]
@@ -1176,16 +1176,18 @@ class _Search:
             chunk = 64
             while pending:
                 threshold = self.top.threshold()
+                filt = self._filter(threshold)
+                if filt is None:
+                    break
                 i_list = np.array(pending[:chunk], dtype=np.int64)
                 out_j = np.zeros((len(i_list), cap), np.int64)
                 out_op = np.zeros((len(i_list), cap), np.int8)
-                out_score = np.zeros((len(i_list), cap), np.float64)
                 out_count = np.zeros(len(i_list), np.int64)
                 out_counted = np.zeros(len(i_list), np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, Ltp, Lfp, Rtp, Rfp, tri, self.table.values,
-                                              prefix, suffix, threshold, i_list, cap, out_j, out_op,
-                                              out_score, out_count, out_counted)
+                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, Ltp, Lfp, Rtp, Rfp, tri, filt.alpha, filt.beta,
+                                              filt.threshold, float(self.prep.n_pos), float(self.prep.n_neg),
+                                              i_list, cap, out_j, out_op, out_count, out_counted)
                 kept = np.minimum(out_count, cap)
                 tested += int(kept[out_count <= cap].sum())
                 counted += 2 * int(out_counted[out_count <= cap].sum())
@@ -1193,12 +1195,14 @@ class _Search:
                     ii = np.repeat(i_list, kept)
                     jj = np.concatenate([out_j[k, :kept[k]] for k in range(len(i_list))])
                     oo = np.concatenate([out_op[k, :kept[k]] for k in range(len(i_list))])
-                    sc = np.concatenate([out_score[k, :kept[k]] for k in range(len(i_list))])
                     is_and = (oo == 0)[:, None]
                     ep = np.where(is_and, Lp[ii] & Rp[jj], Lp[ii] | Rp[jj])
                     en = np.where(is_and, Ln[ii] & Rn[jj], Ln[ii] | Rn[jj])
                     tp = np.bitwise_count(ep).sum(axis=1).astype(np.int64)
                     fp = np.bitwise_count(en).sum(axis=1).astype(np.int64)
+                    sc = self._scores(tp, fp)
+                    above = sc > threshold
+                    ii, jj, oo, ep, en, tp, fp, sc = (x[above] for x in (ii, jj, oo, ep, en, tp, fp, sc))
                     specs = [("op", "and" if oo[k] == 0 else "or", Ls[ii[k]], Rs[jj[k]]) for k in range(len(ii))]
                     size = Lsize[ii] + Rsize[jj]
                     new += sum(1 for a, b in zip(ep, en) if a.tobytes() + b.tobytes() not in known)
@@ -1314,10 +1318,53 @@ def _mask_words(n: int, words: int) -> np.ndarray:
     return np.packbits(bits, bitorder="little").view(np.uint64)
 
 
-def _unpack_rows(bits: np.ndarray, n: int) -> np.ndarray:
-    """bool (k, n) from packed rows."""
-    return np.unpackbits(bits.view(np.uint8), axis=1, count=n, bitorder="little").astype(bool) \
-        if bits.size else np.zeros((bits.shape[0], n), dtype=bool)
+_BLOCK_BYTES = 32 * 2**20     # working memory of one row block of the pair-count products
+
+
+def _row_blocks(bits: np.ndarray, n: int, itemsize: int):
+    """``(start, rows)``: float32 0/1 blocks (k, b) of the first ``n`` bits of packed rows, in order.
+
+    A block holds at most ``_BLOCK_BYTES`` (and 2**24 rows, so float32 products stay exact), so
+    products over millions of rows never unpack all of them at once.
+    """
+    k = bits.shape[0]
+    words = max(1, min(2**24 // 64, _BLOCK_BYTES // max(1, 64 * itemsize * k)))
+    for w0 in range(0, -(-n // 64), words):
+        count = min(n - 64 * w0, 64 * words)
+        block = np.unpackbits(np.ascontiguousarray(bits[:, w0:w0 + words]).view(np.uint8), axis=1, count=count,
+                              bitorder="little")
+        yield 64 * w0, block.astype(np.float32)
+
+
+def _gram(bits: np.ndarray, n: int) -> np.ndarray:
+    """``out[a, b] = |a AND b|`` (int32 (k, k)) over the first ``n`` bits of packed rows, by blocks."""
+    k = bits.shape[0]
+    out = np.zeros((k, k), np.int64)
+    if k:
+        for _, block in _row_blocks(bits, n, 4):
+            out += (block @ block.T).astype(np.int64)
+    return out.astype(np.int32)
+
+
+def _extent_hashes(bits_p: np.ndarray, n_pos: int, bits_n: np.ndarray, n_neg: int):
+    """Two random integer row hashes summed over extents: singles (k, 2), all rows (2,), pairs 2 x (k, k).
+
+    Row ``i`` gets two random integers below 2**30; an extent's hash is their sum over its rows,
+    exact in float64 (below 2**53 for up to 2**23 rows), so equal extents have equal hashes.
+    """
+    rng = np.random.default_rng(12345)
+    h = rng.integers(0, 2**30, size=(2, n_pos + n_neg)).astype(np.float64)
+    k = bits_p.shape[0]
+    single = np.zeros((k, 2))
+    pair = [np.zeros((k, k)), np.zeros((k, k))]
+    for bits, n, offset in ((bits_p, n_pos, 0), (bits_n, n_neg, n_pos)):
+        for start, block in _row_blocks(bits, n, 16):
+            block = block.astype(np.float64)
+            hb = h[:, offset + start: offset + start + block.shape[1]]
+            single += block @ hb.T
+            for j in range(2):
+                pair[j] += (block * hb[j]) @ block.T
+    return single, h.sum(axis=1), pair
 
 
 class _dynamic_schedule:
@@ -1399,7 +1446,10 @@ def find_best_premises(
     objective : str, Objective or callable, default "f1"
         Any objective of :mod:`logicrules.metrics` ("f1", "accuracy", "balanced_accuracy",
         "jaccard", "precision", "recall", "mcc", "wracc") or a callable ``f(tp, fp, fn, tn)`` on
-        count arrays (higher is better). It is tabulated over all ``(tp, fp)``.
+        count arrays (higher is better), evaluated on the candidates' count arrays. A callable has
+        no closed-form pruning filter: on more than ``BOUNDARY_SEARCH_CELLS`` (2e7) count pairs
+        ``(P + 1)(N + 1)`` (or weighted counts) the scans prune nothing by its value and take
+        longer.
     top_k : int, default 1
         Number of distinct extents to return.
     negations : bool, default True

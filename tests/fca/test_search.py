@@ -418,7 +418,9 @@ def test_substitution_bounds_of_the_proximity_pruning(seed, negations, objective
     v = search.vars
     if len(v) < 3:
         return
-    lo, hi = np.nanmin(search.table.values[np.isfinite(search.table.values)]), search.table.values.max()
+    grid = np.meshgrid(np.arange(search.prep.n_pos + 1), np.arange(search.prep.n_neg + 1), indexing="ij")
+    values = search._scores(*grid)
+    lo, hi = values[np.isfinite(values)].min(), values.max()
     filt, w_single, w_pair, w_total = search._filter_weights(lo + quantile * (hi - lo), search.prep.tp[v],
                                                              search.prep.fp[v])
     if filt is None:
@@ -489,7 +491,9 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     search.size1(False)
     search.size2(False)
     p, v = search.prep, search.vars
-    scores = np.unique(search.table.values[np.isfinite(search.table.values)])
+    grid = np.meshgrid(np.arange(p.n_pos + 1), np.arange(p.n_neg + 1), indexing="ij")
+    values = search._scores(*grid)
+    scores = np.unique(values[np.isfinite(values)])
     filt, w_single, w_pair, w_total = search._filter_weights(scores[max(0, len(scores) - 1 - rank)], p.tp[v], p.fp[v])
     if filt is None or len(v) < 4:
         return

@@ -26,7 +26,6 @@ from logicrules.fca.premise_space import (  # noqa: E402
     shape_matrix,
     triple_shapes,
 )
-from logicrules.fca.score_table import ScoreTable, linear_filter  # noqa: E402
 from logicrules.fca.search import PremiseSearchMemoryError, _quadruple_index_tables  # noqa: E402
 from logicrules.fca.search_torch import (  # noqa: E402
     MAX_EXACT_ROWS,
@@ -46,7 +45,7 @@ DEVICES = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
 class Case:
     """A random context prepared as search.py prepares it, and one linear filter's weights.
 
-    The filter is ``linear_filter(table, t)`` with ``t`` the ``rank``-th best score of the
+    The filter is the objective's ``filter(t, P, N)`` with ``t`` the ``rank``-th best score of the
     premises of size <= 2 (the search's running threshold after size 2).
     """
 
@@ -65,10 +64,16 @@ class Case:
         self.Xp = X[y][:, p.columns[v]]                 # dense reference, straight from X
         self.Xn = X[~y][:, p.columns[v]]
         self.a_list = np.flatnonzero(rng.random(self.m) < 0.8)
-        table = ScoreTable.build(get_objective(objective), p.n_pos, p.n_neg)
+        obj = get_objective(objective)
+
+        def score(tp, fp):
+            values = obj(tp, fp, p.n_pos - tp, p.n_neg - fp)
+            return np.where(np.isnan(values), -np.inf, values)
+
         tp2, fp2 = (self.counts(X, 2, shapes=pair_shapes(negations))[1] for X in (self.Xp, self.Xn))
-        scores = np.sort(np.concatenate([table.values[tp2.ravel(), fp2.ravel()], table.values[p.tp[v], p.fp[v]]]))
-        self.filt = linear_filter(table, float(scores[::-1][min(rank, len(scores) - 1)])) if len(scores) else None
+        scores = np.sort(np.concatenate([score(tp2.ravel(), fp2.ravel()), score(p.tp[v], p.fp[v])]))
+        self.filt = obj.filter(float(scores[::-1][min(rank, len(scores) - 1)]), p.n_pos, p.n_neg) \
+            if len(scores) else None
         if self.filt is None:
             return
         a, b = self.filt.alpha, self.filt.beta
@@ -357,7 +362,9 @@ def _pruning_setting(seed, negations, objective, rank, device="cpu"):
     search.size1(False)
     search.size2(False)
     p, v = search.prep, search.vars
-    scores = np.unique(search.table.values[np.isfinite(search.table.values)])
+    grid = np.meshgrid(np.arange(p.n_pos + 1), np.arange(p.n_neg + 1), indexing="ij")
+    values = search._scores(*grid)
+    scores = np.unique(values[np.isfinite(values)])
     filt, w_single, w_pair, w_total = search._filter_weights(scores[max(0, len(scores) - 1 - rank)], p.tp[v],
                                                              p.fp[v])
     if filt is None or len(v) < 4:
