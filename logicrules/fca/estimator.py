@@ -133,12 +133,36 @@ class OptimalPremiseClassifier(RuleClassifier):
         """
         return super().fit(X, y)  # the premise search counts unweighted rows
 
-    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str]) -> Formula:
+    def fit(self, X, y, sample_weight=None):
+        """Binarize X, find the best premise (with row weights, if given) and return self.
+
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,)
+        sample_weight : array-like of shape (n_samples,), optional
+            Non-negative row weights of the premise search (counts are sums of weights, see
+            :func:`~logicrules.fca.search.find_best_premises`); the binarizer is fitted unweighted.
+
+        Returns
+        -------
+        self
+        """
+        self._sample_weight = sample_weight
+        try:
+            return super().fit(X, y)
+        finally:
+            del self._sample_weight
+
+    def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str], sample_weight=None) -> Formula:
+        if sample_weight is None:
+            sample_weight = getattr(self, "_sample_weight", None)
         frame = pd.DataFrame(Xb, columns=list(names), copy=False)
         results, stats = find_best_premises(
             frame, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
             negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
             min_support=self.min_support, pareto=True, backend=self.backend, device=self.device,
+            sample_weight=sample_weight,
         )
         self.premises_ = results
         self.score_ = results[0].score

@@ -91,19 +91,26 @@ def _unique_shapes(trees: list[tuple], k: int) -> tuple[Shape, ...]:
     return tuple(shapes.values())
 
 
+CONNECTIVES = ("and", "or")
+
+
 @lru_cache(maxsize=None)
-def pair_shapes(negations: bool) -> tuple[Shape, ...]:
-    """Distinct premises ``l0 AND l1``, ``l0 OR l1`` over two distinct variables (8 or 2)."""
+def pair_shapes(negations: bool, connectives: tuple[str, ...] = CONNECTIVES) -> tuple[Shape, ...]:
+    """Distinct premises ``l0 AND l1``, ``l0 OR l1`` over two distinct variables (8 or 2).
+
+    ``connectives`` restricts the operators (``("and",)``: conjunctions only), here and in the
+    other shape lists.
+    """
     polarities = (False, True) if negations else (False,)
     trees = [
         (op, ("lit", 0, p0), ("lit", 1, p1))
-        for op in ("and", "or") for p0 in polarities for p1 in polarities
+        for op in connectives for p0 in polarities for p1 in polarities
     ]
     return _unique_shapes(trees, 2)
 
 
 @lru_cache(maxsize=None)
-def triple_shapes(negations: bool) -> tuple[Shape, ...]:
+def triple_shapes(negations: bool, connectives: tuple[str, ...] = CONNECTIVES) -> tuple[Shape, ...]:
     """Distinct read-once premises of 3 literals over three distinct variables (64 or 8).
 
     They are ``x o1 (y o2 z)`` for every choice of the lone variable ``x``, operators and
@@ -113,7 +120,7 @@ def triple_shapes(negations: bool) -> tuple[Shape, ...]:
     polarities = (False, True) if negations else (False,)
     trees = []
     for x, y, z in ((0, 1, 2), (1, 0, 2), (2, 0, 1)):
-        for o1, o2 in itertools.product(("and", "or"), repeat=2):
+        for o1, o2 in itertools.product(connectives, repeat=2):
             for px, py, pz in itertools.product(polarities, repeat=3):
                 trees.append((o1, ("lit", x, px), (o2, ("lit", y, py), ("lit", z, pz))))
     return _unique_shapes(trees, 3)
@@ -125,7 +132,7 @@ def shape_size(tree: tuple) -> int:
 
 
 @lru_cache(maxsize=None)
-def quadruple_shapes(negations: bool) -> tuple[Shape, ...]:
+def quadruple_shapes(negations: bool, connectives: tuple[str, ...] = CONNECTIVES) -> tuple[Shape, ...]:
     """Distinct read-once premises of 4 literals over four distinct variables.
 
     A premise of size 4 over four distinct attributes is ``x o (y o (z o w))`` (``P_1 o P_3``)
@@ -134,17 +141,17 @@ def quadruple_shapes(negations: bool) -> tuple[Shape, ...]:
     """
     polarities = (False, True) if negations else (False,)
     trees = []
-    ops = ("and", "or")
+    ops = connectives
     for x in range(4):
         rest = [i for i in range(4) if i != x]
-        for s in triple_shapes(negations):
+        for s in triple_shapes(negations, connectives):
             sub = _relabel(s.tree, rest)
             for o in ops:
                 for px in polarities:
                     trees.append((o, ("lit", x, px), sub))
     for (x, y), (z, w) in (((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))):
-        for left in pair_shapes(negations):
-            for right in pair_shapes(negations):
+        for left in pair_shapes(negations, connectives):
+            for right in pair_shapes(negations, connectives):
                 for o in ops:
                     trees.append((o, _relabel(left.tree, (x, y)), _relabel(right.tree, (z, w))))
     return _unique_shapes(trees, 4)
@@ -157,7 +164,8 @@ def _relabel(tree: tuple, variables: Sequence[int]) -> tuple:
 
 
 @lru_cache(maxsize=None)
-def repeat_shapes(k: int, negations: bool, max_size: int = 4) -> tuple[Shape, ...]:
+def repeat_shapes(k: int, negations: bool, max_size: int = 4, connectives: tuple[str, ...] = CONNECTIVES
+                  ) -> tuple[Shape, ...]:
     """Every distinct function of ``k`` variables that a premise of size <= ``max_size`` computes.
 
     The premises may repeat variables (e.g. ``(a AND b) OR (NOT a AND c)``, XOR over two
@@ -185,7 +193,7 @@ def repeat_shapes(k: int, negations: bool, max_size: int = 4) -> tuple[Shape, ..
             for m1, t1 in levels[i].items():
                 for m2, t2 in levels[size - i].items():
                     for mask, tree in ((m1 & m2, ("and", t1, t2)), (m1 | m2, ("or", t1, t2))):
-                        if mask not in seen and mask not in new:
+                        if tree[0] in connectives and mask not in seen and mask not in new:
                             new[mask] = tree
         levels.append(new)
         seen.update(new)
@@ -226,6 +234,37 @@ def _pack(columns: np.ndarray) -> np.ndarray:
     return out.view(np.uint64)
 
 
+def _pack_weighted(columns: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pack bool (n, m) rows of positive ``weight`` column-wise, grouped by equal weight.
+
+    Rows are sorted by weight (stably); each group of equal weight starts at a new uint64 word,
+    so a weighted count is ``sum_g weight_g * popcount(words of group g)``. Returns ``(bits (m,
+    W), seg (G + 1,) word bounds, wseg (G,) weights)``; ``W`` is a multiple of 4 and the last
+    group holds the padding words (zero bits).
+    """
+    n, m = columns.shape
+    order = np.argsort(weight, kind="stable")
+    w = weight[order]
+    starts = np.flatnonzero(np.concatenate([[True], w[1:] != w[:-1]])) if n else np.zeros(0, np.int64)
+    sizes = np.diff(np.concatenate([starts, [n]]))
+    seg = np.concatenate([[0], np.cumsum(-(-sizes // 64))]).astype(np.int64)
+    words = max(4, -(-int(seg[-1]) // 4) * 4)
+    if len(starts):
+        seg[-1] = words
+        wseg = w[starts].astype(np.float64)
+    else:
+        seg, wseg = np.array([0, words], np.int64), np.zeros(1)
+    group = np.repeat(np.arange(len(starts)), sizes)
+    position = 64 * seg[:-1][group] + (np.arange(n) - starts[group] if n else np.zeros(0, np.int64))
+    out = np.zeros((m, words * 8), dtype=np.uint8)
+    step = max(1, (1 << 26) // (words * 64))        # attributes per block of the bool scatter
+    for j0 in range(0, m, step):
+        block = np.zeros((min(step, m - j0), words * 64), dtype=bool)
+        block[:, position] = columns[order, j0:j0 + step].T
+        out[j0:j0 + step] = np.packbits(block, axis=1, bitorder="little")
+    return out.view(np.uint64), seg, wseg
+
+
 @dataclass(frozen=True)
 class PreparedAttributes:
     """The attributes of one search, merged and packed.
@@ -240,13 +279,22 @@ class PreparedAttributes:
     constant : bool (r,)
         Representatives whose extent is empty or all objects (never used inside pairs/triples).
     bits_p, bits_n : uint64 (r, Wp), (r, Wn)
-        Extents over the positive and over the negative objects.
-    tp, fp : int64 (r,)
-        Positive and negative counts of each representative.
-    n_pos, n_neg : int
-        Class sizes.
+        Extents over the positive and over the negative objects (with weights: the objects of
+        positive weight, grouped by weight, see ``seg_p``).
+    tp, fp : int64 or float64 (r,)
+        Positive and negative counts of each representative (sums of weights when weighted).
+    n_pos, n_neg : int or float
+        Class sizes (total weights).
     negations : bool
         Whether negated literals belong to ``P_1``.
+    seg_p, seg_n : int64 (G + 1,)
+        Word bounds of the weight groups of ``bits_p`` / ``bits_n`` (unweighted: one group).
+    wseg_p, wseg_n : float64 (G,)
+        Weight of a row of each group (unweighted: 1).
+    valid_p, valid_n : uint64 (Wp,), (Wn,)
+        Bit positions that hold an object (negations are masked with them).
+    weighted : bool
+        Whether counts are sums of row weights (float64) rather than integer row counts.
     """
 
     columns: np.ndarray
@@ -256,17 +304,50 @@ class PreparedAttributes:
     bits_n: np.ndarray
     tp: np.ndarray
     fp: np.ndarray
-    n_pos: int
-    n_neg: int
+    n_pos: int | float
+    n_neg: int | float
     negations: bool
+    seg_p: np.ndarray
+    seg_n: np.ndarray
+    wseg_p: np.ndarray
+    wseg_n: np.ndarray
+    valid_p: np.ndarray
+    valid_n: np.ndarray
+    weighted: bool = False
 
     @property
     def n_literals(self) -> int:
         """Number of distinct literal extents of the representatives (both polarities)."""
         return len(self.columns) * (2 if self.negations else 1)
 
+    def count_p(self, bits: np.ndarray) -> np.ndarray:
+        """Weighted count of positive objects in packed extents (..., Wp): int64, or float64 weighted."""
+        return _weighted_count(bits, self.seg_p, self.wseg_p, self.weighted)
 
-def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool) -> PreparedAttributes:
+    def count_n(self, bits: np.ndarray) -> np.ndarray:
+        """Weighted count of negative objects in packed extents (..., Wn)."""
+        return _weighted_count(bits, self.seg_n, self.wseg_n, self.weighted)
+
+
+def _weighted_count(bits: np.ndarray, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
+    counts = np.bitwise_count(bits)
+    if not weighted:
+        return counts.sum(axis=-1, dtype=np.int64)
+    if bits.shape[-1] == 0:
+        return np.zeros(bits.shape[:-1])
+    per_group = np.add.reduceat(counts, seg[:-1], axis=-1, dtype=np.int64)
+    return per_group @ wseg
+
+
+def _valid_words(n: int, words: int) -> np.ndarray:
+    """uint64 (words,) with the first n bits set."""
+    bits = np.zeros(words * 64, dtype=bool)
+    bits[:n] = True
+    return np.packbits(bits, bitorder="little").view(np.uint64)
+
+
+def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
+                       sample_weight: np.ndarray | None = None) -> PreparedAttributes:
     """Merge attributes with equal extents (and complementary ones with negations) and pack them.
 
     Parameters
@@ -274,11 +355,18 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool) -> Prepare
     X : bool ndarray (n, m)
     y : bool ndarray (n,)
     negations : bool
+    sample_weight : float ndarray (n,), optional
+        Non-negative row weights: rows of weight 0 are left out (as if absent), the others are
+        packed in groups of equal weight and counted as sums of their weights.
 
     Returns
     -------
     PreparedAttributes
     """
+    if sample_weight is not None:
+        keep = sample_weight > 0
+        if not keep.all():
+            X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     n, m = X.shape
     packed = np.packbits(X.T, axis=1) if n else np.zeros((m, 0), np.uint8)
     if negations and n:
@@ -291,7 +379,9 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool) -> Prepare
         canon = packed
     keys = np.ascontiguousarray(canon).view(np.dtype((np.void, max(canon.shape[1], 1)))).ravel() \
         if canon.shape[1] else np.zeros(m, dtype="V1")
+    del packed
     _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+    del canon, keys
     order = np.argsort(first)
     reps = first[order]
     rank = np.empty_like(order)
@@ -307,14 +397,29 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool) -> Prepare
             complement_first[cls[j]] = j
         for c, j in complement_first.items():
             complement[c] = j
-    R = X[:, reps]
-    tp = R[y].sum(axis=0).astype(np.int64)
-    fp = R[~y].sum(axis=0).astype(np.int64)
-    n_pos = int(y.sum())
-    n_neg = n - n_pos
-    constant = (tp + fp == 0) | (tp + fp == n)
+    R = X[:, reps] if len(reps) < m else X
+    packs = []
+    for mask in (y, ~y):
+        if sample_weight is None:
+            bits = _pack(R[mask])
+            count = int(mask.sum())
+            packs.append((bits, np.array([0, bits.shape[1]], np.int64), np.ones(1),
+                          _valid_words(count, bits.shape[1])))
+        else:
+            ones = np.ones((int(mask.sum()), 1), dtype=bool)
+            bits, seg, wseg = _pack_weighted(R[mask], sample_weight[mask])
+            packs.append((bits, seg, wseg, _pack_weighted(ones, sample_weight[mask])[0][0]))
+    (bits_p, seg_p, wseg_p, valid_p), (bits_n, seg_n, wseg_n, valid_n) = packs
+    weighted = sample_weight is not None
+    tp = _weighted_count(bits_p, seg_p, wseg_p, weighted)
+    fp = _weighted_count(bits_n, seg_n, wseg_n, weighted)
+    n_pos = _weighted_count(valid_p, seg_p, wseg_p, weighted)[()]
+    n_neg = _weighted_count(valid_n, seg_n, wseg_n, weighted)[()]
+    n_pos, n_neg = (float(n_pos), float(n_neg)) if weighted else (int(n_pos), int(n_neg))
+    constant = (tp == 0) & (fp == 0) | (tp == n_pos) & (fp == n_neg)
     return PreparedAttributes(
         columns=reps.astype(np.int64), complement=complement, constant=constant,
-        bits_p=_pack(R[y]), bits_n=_pack(R[~y]), tp=tp, fp=fp,
-        n_pos=n_pos, n_neg=n_neg, negations=negations,
+        bits_p=bits_p, bits_n=bits_n, tp=tp, fp=fp, n_pos=n_pos, n_neg=n_neg, negations=negations,
+        seg_p=seg_p, seg_n=seg_n, wseg_p=wseg_p, wseg_n=wseg_n, valid_p=valid_p, valid_n=valid_n,
+        weighted=weighted,
     )

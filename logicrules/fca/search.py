@@ -49,6 +49,7 @@ import numpy as np
 
 from logicrules.fca import search_kernels as kernels
 from logicrules.fca.premise_space import (
+    CONNECTIVES,
     PreparedAttributes,
     count_premises,
     pair_shapes,
@@ -90,19 +91,20 @@ class PremiseResult:
         The premise over the input's attributes (column names of a DataFrame, attribute names of
         a FormalContext, column positions of an array); ``formula.evaluate(X)`` is its extent.
     score : float
-        Objective value.
-    tp, fp, fn, tn : int
-        Confusion counts of the premise used as a classifier on ``(X, y)``.
+        Objective value (minus ``size_cost`` per literal when a size cost is given).
+    tp, fp, fn, tn : int or float
+        Confusion counts of the premise used as a classifier on ``(X, y)``: numbers of rows, or
+        with ``sample_weight`` sums of row weights (float).
     size : int
         Number of literals (the smallest premise found for this extent).
     """
 
     formula: Formula
     score: float
-    tp: int
-    fp: int
-    fn: int
-    tn: int
+    tp: int | float
+    fp: int | float
+    fn: int | float
+    tn: int | float
     size: int
 
     def __str__(self) -> str:
@@ -170,6 +172,10 @@ class SearchStatistics:
     premise per point): over *every* premise for k <= 2; for k = 3, 4 the premises of size 3, 4
     taken into account are those the search scored exactly (the ones that could compete with the
     optimum), so those fronts are exact near the optimum only.
+
+    ``complete`` is False when ``time_limit`` stopped the search before it had visited the whole
+    premise space: the results are then the best premises found, not certified optimal (sizes
+    not reached are missing from ``sizes``).
     """
 
     sizes: list[SizeStatistics] = field(default_factory=list)
@@ -179,6 +185,8 @@ class SearchStatistics:
     objective: str = ""
     negations: bool = True
     pareto: dict | None = None
+    connectives: tuple = CONNECTIVES
+    complete: bool = True
 
     def to_frame(self):
         """A DataFrame with one row per size (columns as :class:`SizeStatistics`)."""
@@ -212,6 +220,45 @@ def _parse_memory(limit: int | str | None) -> int:
     raise ValueError(f"memory_limit must be a positive number of bytes or a string like '4GB', got {limit!r}")
 
 
+def _parse_connectives(connectives: Any) -> tuple[str, ...]:
+    """``("and", "or")``, ``("and",)`` or ``("or",)`` from a name or a sequence of names."""
+    names = (connectives,) if isinstance(connectives, str) else connectives
+    try:
+        chosen = {str(c).strip().lower() for c in names}
+    except TypeError:
+        chosen = None
+    if not chosen or not chosen <= set(CONNECTIVES):
+        raise ValueError(f"connectives must be 'and', 'or' or both (e.g. ('and',) for conjunctions only), "
+                         f"got {connectives!r}")
+    return tuple(c for c in CONNECTIVES if c in chosen)
+
+
+def _parse_time_limit(time_limit: Any) -> float | None:
+    if time_limit is None:
+        return None
+    if isinstance(time_limit, bool) or not isinstance(time_limit, (int, float, np.integer, np.floating)) \
+            or not time_limit > 0 or not np.isfinite(time_limit):
+        raise ValueError(f"time_limit must be a positive finite number of seconds or None, got {time_limit!r}")
+    return float(time_limit)
+
+
+def _as_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Checked float64 row weights (None stays None)."""
+    if sample_weight is None:
+        return None
+    try:
+        w = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("sample_weight must be an array of non-negative numbers, one per row of X") from None
+    if w.shape != (n,):
+        raise ValueError(f"sample_weight must have one weight per row of X: shape ({n},), got {w.shape}")
+    if not np.isfinite(w).all() or (w < 0).any():
+        raise ValueError("sample_weight must hold finite non-negative numbers (rows of weight 0 are left out)")
+    if not (w > 0).any():
+        raise ValueError("sample_weight is 0 on every row; at least one row needs a positive weight")
+    return w
+
+
 def _as_inputs(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list]:
     """Boolean matrix, boolean target and the attribute keys formulas should use."""
     if hasattr(X, "bits") and hasattr(X, "attributes") and hasattr(X, "to_dense"):
@@ -234,9 +281,10 @@ def _as_inputs(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list]:
 # ("f3", a, b, c, shape), ("op", "and"|"or", spec, spec); r, a, b, c index representatives.
 
 class _Builder:
-    def __init__(self, prep: PreparedAttributes, keys: list):
+    def __init__(self, prep: PreparedAttributes, keys: list, connectives: tuple[str, ...] = CONNECTIVES):
         self.prep = prep
         self.keys = keys
+        self.connectives = connectives
 
     def literal(self, r: int, negated: bool) -> Formula:
         comp = int(self.prep.complement[r])
@@ -252,9 +300,9 @@ class _Builder:
             lit = self.literal(spec[2], False)
             return And(lit, ~lit) if not spec[1] else Or(lit, ~lit)
         if kind == "f2":
-            return pair_shapes(self.prep.negations)[spec[3]].build(self.literal, spec[1:3])
+            return pair_shapes(self.prep.negations, self.connectives)[spec[3]].build(self.literal, spec[1:3])
         if kind == "f3":
-            return triple_shapes(self.prep.negations)[spec[4]].build(self.literal, spec[1:4])
+            return triple_shapes(self.prep.negations, self.connectives)[spec[4]].build(self.literal, spec[1:4])
         if kind == "shape":
             return spec[2].build(self.literal, spec[1])
         left, right = self.build(spec[2]), self.build(spec[3])
@@ -290,7 +338,7 @@ class _TopList:
                 if sizes[i] < old[1]:
                     old[1], old[4] = int(sizes[i]), specs[i]
                 continue
-            self.entries[key] = [score, int(sizes[i]), int(tp[i]), int(fp[i]), specs[i]]
+            self.entries[key] = [score, int(sizes[i]), tp[i].item(), fp[i].item(), specs[i]]
             if len(self.entries) > self.k:
                 worst = min(self.entries, key=lambda kk: (self.entries[kk][0], -self.entries[kk][1]))
                 del self.entries[worst]
@@ -327,8 +375,8 @@ class _Fronts:
 
     def add(self, size: int, tp, fp, specs_of) -> None:
         """Merge candidates; ``specs_of(indices)`` gives the specs of the chosen ones."""
-        tp = np.asarray(tp, dtype=np.int64).ravel()
-        fp = np.asarray(fp, dtype=np.int64).ravel()
+        tp = np.asarray(tp).ravel()
+        fp = np.asarray(fp).ravel()
         keep = pareto_indices(tp, fp)
         new = (tp[keep], fp[keep], list(specs_of(keep)))
         if size in self.fronts:
@@ -355,8 +403,15 @@ class _Search:
     """State of one search: prepared attributes, objective, result list, statistics."""
 
     def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False,
-                 size4_method="cells", backend="numba", device=None):
+                 size4_method="cells", backend="numba", device=None, sample_weight=None, connectives=CONNECTIVES,
+                 size_cost=0.0, time_limit=None):
         self.n, self.m = X.shape
+        self.connectives = tuple(connectives)
+        self.mode = 0 if len(self.connectives) == 2 else (1 if self.connectives == ("and",) else 2)
+        self.size_cost = float(size_cost)
+        self.started = time.perf_counter()
+        self.deadline = None if time_limit is None else self.started + float(time_limit)
+        self.complete = True
         self.size4_method = size4_method
         self.max_size = max_size
         self.objective = objective
@@ -364,7 +419,7 @@ class _Search:
         self.memory = memory
         self.progress = progress
         self.keys = keys
-        self.prep = prepare_attributes(X, y, negations)
+        self.prep = prepare_attributes(X, y, negations, sample_weight)
         nv = int((~self.prep.constant).sum())
         pair_bytes = 96 * nv * nv      # pair counts, weighted pairs, distances, rooms, temporaries
         if max_size >= 2 and pair_bytes > memory:
@@ -380,15 +435,18 @@ class _Search:
         if backend == "torch" and max_size >= 3:
             from logicrules.fca.search_torch import TorchCounter
 
-            v = np.flatnonzero(~self.prep.constant)
-            self.counter = TorchCounter(self.prep.bits_p[v], self.prep.bits_n[v], self.prep.n_pos,
-                                        self.prep.n_neg, device=device, memory_limit=memory)
-        self.builder = _Builder(self.prep, keys)
+            p = self.prep
+            v = np.flatnonzero(~p.constant)
+            weights = (_position_weights(p.seg_p, p.wseg_p, p.valid_p), _position_weights(p.seg_n, p.wseg_n, p.valid_n)) \
+                if p.weighted else None
+            self.counter = TorchCounter(p.bits_p[v], p.bits_n[v], _n_bits(p, "p"), _n_bits(p, "n"), device=device,
+                                        memory_limit=memory, row_weights=weights)
+        self.builder = _Builder(self.prep, keys, self.connectives)
         self.top = _TopList(top_k)
         self.vars = np.flatnonzero(~self.prep.constant)           # representatives in pairs/triples
         self.stats = SearchStatistics(
             n_objects=self.n, n_attributes=self.m, n_distinct_attributes=len(self.prep.columns),
-            objective=objective.name, negations=negations,
+            objective=objective.name, negations=negations, connectives=self.connectives,
         )
         n_lit = self.m * (2 if negations else 1)
         self.premise_counts = count_premises(n_lit, max_size)
@@ -396,18 +454,35 @@ class _Search:
         self.fronts = _Fronts() if pareto else None
 
     # -- helpers -----------------------------------------------------------------------
-    def _scores(self, tp: np.ndarray, fp: np.ndarray) -> np.ndarray:
-        """The objective of count arrays (NaN scores -inf, so they never win)."""
+    def _scores(self, tp: np.ndarray, fp: np.ndarray, size: Any = 0) -> np.ndarray:
+        """The score of count arrays: the objective minus ``size_cost`` per literal (NaN: -inf)."""
         P, N = self.prep.n_pos, self.prep.n_neg
         tp = np.asarray(tp)
         fp = np.asarray(fp)
         values = np.asarray(self.objective(tp, fp, P - tp, N - fp), dtype=np.float64)
         values = np.broadcast_to(values, np.broadcast(tp, fp).shape)
+        if self.size_cost:
+            values = values - self.size_cost * np.asarray(size, dtype=np.float64)
         return np.where(np.isnan(values), -np.inf, values)
 
-    def _filter(self, threshold: float):
-        """The objective's linear filter for ``threshold`` (None: nothing can beat it)."""
-        return self.objective.filter(threshold, self.prep.n_pos, self.prep.n_neg, integer_counts=True)
+    def _filter(self, threshold: float, size: int):
+        """The objective's linear filter for premises of ``size`` beating ``threshold`` (None: none can)."""
+        return self.objective.filter(threshold + self.size_cost * size, self.prep.n_pos, self.prep.n_neg,
+                                     integer_counts=not self.prep.weighted)
+
+    def _out_of_time(self) -> bool:
+        """Whether ``time_limit`` has passed (the search then stops with what it has, incomplete)."""
+        if self.deadline is not None and time.perf_counter() > self.deadline:
+            self.complete = False
+        return not self.complete
+
+    def _count(self, bits_p: np.ndarray, bits_n: np.ndarray):
+        """``(tp, fp)`` of packed extents (weighted sums with row weights)."""
+        return self.prep.count_p(bits_p), self.prep.count_n(bits_n)
+
+    def _kernel_weights(self) -> tuple:
+        p = self.prep
+        return p.seg_p, p.wseg_p, p.seg_n, p.wseg_n
 
     def _lit_bits(self, r: np.ndarray, negated: np.ndarray):
         """Bits (k, W) of literals (representative r, polarity) over positives and negatives."""
@@ -416,8 +491,8 @@ class _Search:
         bn = p.bits_n[r].copy()
         neg = np.asarray(negated, dtype=bool)
         if neg.any():
-            bp[neg] = ~bp[neg] & _mask_words(p.n_pos, bp.shape[1])
-            bn[neg] = ~bn[neg] & _mask_words(p.n_neg, bn.shape[1])
+            bp[neg] = ~bp[neg] & p.valid_p
+            bn[neg] = ~bn[neg] & p.valid_n
         return bp, bn
 
     def _cells_bits(self, variables: np.ndarray):
@@ -490,7 +565,7 @@ class _Search:
             neg = np.concatenate([neg, np.ones(len(p.columns), dtype=bool)])
         tp = np.where(neg, p.n_pos - p.tp[r], p.tp[r])
         fp = np.where(neg, p.n_neg - p.fp[r], p.fp[r])
-        scores = self._scores(tp, fp)
+        scores = self._scores(tp, fp, 1)
         self._offer_ranked(scores, 1, tp, fp, lambda ix: (
             *self._lit_bits(r[ix], neg[ix]), [("lit", int(r[i]), bool(neg[i])) for i in ix]))
         if self.fronts is not None:
@@ -507,18 +582,19 @@ class _Search:
         started = time.perf_counter()
         p = self.prep
         v = self.vars
-        shapes = pair_shapes(p.negations)
+        shapes = pair_shapes(p.negations, self.connectives)
         M = shape_matrix(shapes, 2)                     # (F, 4), cell j = 2 va + vb
         masks2 = np.array([sh.mask for sh in shapes], dtype=np.int64)
-        self.pair_p = _gram(p.bits_p[v], p.n_pos)
-        self.pair_n = _gram(p.bits_n[v], p.n_neg)
+        self.pair_p = _gram(p.bits_p[v], _n_bits(p, "p"), p.seg_p, p.wseg_p, p.weighted)
+        self.pair_n = _gram(p.bits_n[v], _n_bits(p, "n"), p.seg_n, p.wseg_n, p.weighted)
         tpv, fpv = p.tp[v], p.fp[v]
         nv = len(v)
         tested = 0
         seed_pool: list[tuple[float, tuple]] = []
         hashes = []
         if count_extents:
-            single_h, total_h, pair_h = _extent_hashes(p.bits_p[v], p.n_pos, p.bits_n[v], p.n_neg)
+            single_h, total_h, pair_h = _extent_hashes(p.bits_p[v], p.valid_p, _n_bits(p, "p"), p.bits_n[v],
+                                                       p.valid_n, _n_bits(p, "n"))
         block = max(1, int(2e6 // max(nv * len(shapes), 1)))
         for start in range(0, nv, block):
             a = np.arange(start, min(nv, start + block))
@@ -526,13 +602,13 @@ class _Search:
             ai = a[ai]
             if not len(ai):
                 continue
-            pp = self.pair_p[ai, bi].astype(np.int64)
-            pn = self.pair_n[ai, bi].astype(np.int64)
+            pp = self.pair_p[ai, bi].astype(self.pair_p.dtype if p.weighted else np.int64)
+            pn = self.pair_n[ai, bi].astype(self.pair_n.dtype if p.weighted else np.int64)
             cells_p = np.stack([p.n_pos - tpv[ai] - tpv[bi] + pp, tpv[bi] - pp, tpv[ai] - pp, pp], axis=1)
             cells_n = np.stack([p.n_neg - fpv[ai] - fpv[bi] + pn, fpv[bi] - pn, fpv[ai] - pn, pn], axis=1)
             tp = (cells_p @ M.T).ravel()                         # (k * F,)
             fp = (cells_n @ M.T).ravel()
-            flat = self._scores(tp, fp)
+            flat = self._scores(tp, fp, 2)
             tested += flat.size
             # the 8 best so far; a block only offers what beats the 8th (stable sort: ties keep the first)
             seed = _select(flat, seed_pool[7][0] if len(seed_pool) >= 8 else -np.inf, 8)
@@ -598,12 +674,17 @@ class _Search:
         r = int(self.vars[0]) if len(self.vars) else 0
         tp = np.array([0, p.n_pos])
         fp = np.array([0, p.n_neg])
-        scores = self._scores(tp, fp)
+        scores = self._scores(tp, fp, 2)
+        if self.mode:       # a AND NOT a (conjunctions) or a OR NOT a (disjunctions) only
+            keep = [0] if self.mode == 1 else [1]
+            tp, fp, scores = tp[keep], fp[keep], scores[keep]
         W = p.bits_p.shape[1], p.bits_n.shape[1]
-        ep = np.stack([np.zeros(W[0], np.uint64), _mask_words(p.n_pos, W[0])])
-        en = np.stack([np.zeros(W[1], np.uint64), _mask_words(p.n_neg, W[1])])
+        ep = np.stack([np.zeros(W[0], np.uint64), p.valid_p])
+        en = np.stack([np.zeros(W[1], np.uint64), p.valid_n])
         specs = [("const", False, r), ("const", True, r)]
-        self.top.offer(scores, np.array([2, 2]), tp, fp, ep, en, specs)
+        if self.mode:
+            ep, en, specs = ep[keep], en[keep], [specs[i] for i in keep]
+        self.top.offer(scores, np.full(len(scores), 2), tp, fp, ep, en, specs)
         if self.fronts is not None:
             self.fronts.add(2, tp, fp, lambda ix: [specs[i] for i in ix])
 
@@ -629,12 +710,11 @@ class _Search:
         while size < up_to and len(lp):
             size += 1
             best = None
-            for op in ("and", "or"):
+            for op in self.connectives:
                 bp = (lp & ep) if op == "and" else (lp | ep)
                 bn = (ln & en) if op == "and" else (ln | en)
-                tp = np.bitwise_count(bp).sum(axis=1).astype(np.int64)
-                fp = np.bitwise_count(bn).sum(axis=1).astype(np.int64)
-                scores = self._scores(tp, fp)
+                tp, fp = self._count(bp, bn)
+                scores = self._scores(tp, fp, size)
 
                 def specs_of(ix, op=op):
                     return [("op", op, spec, lit_specs[i]) for i in ix]
@@ -650,7 +730,7 @@ class _Search:
 
     def _seed_starts(self) -> list[tuple]:
         """``(bits_p, bits_n, spec, size)`` of the size-2 seeds (good premises kept by size 2)."""
-        shapes = pair_shapes(self.prep.negations)
+        shapes = pair_shapes(self.prep.negations, self.connectives)
         starts = []
         for spec in self.seeds:
             cp_, cn_ = self._cells_bits(np.array([[spec[1], spec[2]]]))
@@ -684,7 +764,7 @@ class _Search:
         self._seed_size3()
         v = self.vars
         nv = len(v)
-        shapes = triple_shapes(p.negations)
+        shapes = triple_shapes(p.negations, self.connectives)
         M = shape_matrix(shapes, 3)
         masks = np.array([s.mask for s in shapes], dtype=np.int64)
         combos = nv * (nv - 1) * (nv - 2) // 6 * len(shapes)
@@ -700,10 +780,10 @@ class _Search:
         bar = _progress_bar(self.progress, len(pending), "size 3")
         filt = None
         filt_for = None
-        while pending:
+        while pending and not self._out_of_time():
             threshold = self.top.threshold()
             if filt_for != threshold:
-                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv)
+                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv, 3)
                 filt_for = threshold
                 if filt is None:
                     break
@@ -715,7 +795,7 @@ class _Search:
             if self.counter is not None:
                 triples, n_counted = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
                                                                filt.threshold, p.negations, a_list, elim, elim_const,
-                                                               room, return_counted=True)
+                                                               room, return_counted=True, mode=self.mode)
                 overflow = np.zeros(len(a_list), dtype=bool)
                 counted += n_counted * len(shapes)
             else:
@@ -724,9 +804,9 @@ class _Search:
                 out_count = np.zeros(len(a_list), dtype=np.int64)
                 out_counted = np.zeros(len(a_list), dtype=np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_triples(bits_p, bits_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                         filt.threshold, p.negations, elim, elim_t, elim_const, room, least_room,
-                                         a_list, cap, out_bc, out_count, out_counted)
+                    kernels.scan_triples(bits_p, bits_n, *self._kernel_weights(), filt.alpha, filt.beta, w_single,
+                                         w_pair, w_total, filt.threshold, p.negations, self.mode, elim, elim_t,
+                                         elim_const, room, least_room, a_list, cap, out_bc, out_count, out_counted)
                 overflow = out_count > cap
                 counted += int(out_counted[~overflow].sum()) * len(shapes)
                 kept = np.where(overflow, 0, out_count)
@@ -751,13 +831,14 @@ class _Search:
             bar.close()
         self._tick(3, started, combos, tested, len(new_keys) if count_extents else None, counted)
 
-    def _filter_weights(self, threshold, tpv, fpv):
-        """The linear filter for ``threshold`` and its weights of single attributes, pairs and all rows.
+    def _filter_weights(self, threshold, tpv, fpv, size=0):
+        """The linear filter of premises of ``size`` beating ``threshold``, and its weights of single attributes, pairs
+        and all rows.
 
         Returns ``(filter, w_single, w_pair, w_total)``, or four Nones when no linear filter
         exists for the objective at this threshold.
         """
-        filt = self._filter(threshold)
+        filt = self._filter(threshold, size)
         if filt is None:
             return None, None, None, None
         p = self.prep
@@ -855,17 +936,18 @@ class _Search:
             t = triples[start:start + 65536]
             a, b, c = t[:, 0], t[:, 1], t[:, 2]
             cells = []
-            for bits, single, pair, total in ((bp, tpv, self.pair_p, p.n_pos), (bn, fpv, self.pair_n, p.n_neg)):
-                t3 = np.bitwise_count(bits[a] & bits[b] & bits[c]).sum(axis=1).astype(np.int64)
+            dtype = np.float64 if p.weighted else np.int64
+            for bits, single, pair, total, count in ((bp, tpv, self.pair_p, p.n_pos, p.count_p),
+                                                     (bn, fpv, self.pair_n, p.n_neg, p.count_n)):
+                t3 = count(bits[a] & bits[b] & bits[c])
                 sa, sb, sc = single[a], single[b], single[c]
-                ab, ac, bc = (pair[a, b].astype(np.int64), pair[a, c].astype(np.int64),
-                              pair[b, c].astype(np.int64))
+                ab, ac, bc = (pair[a, b].astype(dtype), pair[a, c].astype(dtype), pair[b, c].astype(dtype))
                 cells.append(np.stack([
                     total - sa - sb - sc + ab + ac + bc - t3, sc - ac - bc + t3, sb - ab - bc + t3, bc - t3,
                     sa - ab - ac + t3, ac - t3, ab - t3, t3], axis=1))            # cell k = 4 va + 2 vb + vc
             tp = (cells[0] @ M.T).ravel()
             fp = (cells[1] @ M.T).ravel()
-            flat = self._scores(tp, fp)
+            flat = self._scores(tp, fp, 3)
             variables = v[t]
             if new_keys is not None:
                 cp_, cn_ = self._cells_bits(variables)
@@ -890,6 +972,8 @@ class _Search:
     # -- size 4 ------------------------------------------------------------------------
     def _triple_count_dtype(self):
         p = self.prep
+        if p.weighted:
+            return np.float64
         return np.int16 if max(p.n_pos, p.n_neg) < 2**15 else np.int32
 
     def _size4_cells_bytes(self, nv: int, rooms: bool) -> int:
@@ -930,12 +1014,13 @@ class _Search:
         for start in range(0, len(variables), step):
             var = variables[start:start + step]
             cp_, cn_ = self._cells_bits(var)
-            cells_p = np.bitwise_count(cp_).sum(axis=2).astype(np.float64)
-            cells_n = np.bitwise_count(cn_).sum(axis=2).astype(np.float64)
-            tp = np.rint(cells_p @ M.T).astype(np.int64).ravel()
-            fp = np.rint(cells_n @ M.T).astype(np.int64).ravel()
-            flat = self._scores(tp, fp)
+            cells_p, cells_n = self._count(cp_, cn_)
+            tp = (cells_p @ M.T).ravel()
+            fp = (cells_n @ M.T).ravel()
+            if not self.prep.weighted:
+                tp, fp = np.rint(tp).astype(np.int64), np.rint(fp).astype(np.int64)
             size = np.tile(sizes, len(var))
+            flat = self._scores(tp, fp, size)
             scored += flat.size
             if new_keys is not None:
                 for f, mask in enumerate(masks):
@@ -976,8 +1061,8 @@ class _Search:
         v = self.vars
         nv = len(v)
         neg = p.negations
-        quad = quadruple_shapes(neg)
-        rep3 = repeat_shapes(3, neg)
+        quad = quadruple_shapes(neg, self.connectives)
+        rep3 = repeat_shapes(3, neg, 4, self.connectives)
         quad_sizes = np.full(len(quad), 4, np.int64)
         rep3_sizes = np.array([shape_size(s.tree) for s in rep3], np.int64)
         tested = 0
@@ -985,7 +1070,7 @@ class _Search:
         new_keys: set[bytes] | None = set() if count_extents else None
         combos = nv * (nv - 1) * (nv - 2) * (nv - 3) // 24 * len(quad) + nv * (nv - 1) * (nv - 2) // 6 * len(rep3)
         if nv == 2:
-            rep2 = repeat_shapes(2, neg)
+            rep2 = repeat_shapes(2, neg, 4, self.connectives)
             tested += self._score_shapes(v[None, :].astype(np.int64), rep2,
                                          np.array([shape_size(s.tree) for s in rep2], np.int64), new_keys)
             counted = tested
@@ -1001,7 +1086,7 @@ class _Search:
             n_triples = nv * (nv - 1) * (nv - 2) // 6
             t_p = np.zeros(n_triples, self._triple_count_dtype())
             t_n = np.zeros(n_triples, self._triple_count_dtype())
-            kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
+            kernels.triple_counts(bits_p, bits_n, *self._kernel_weights(), p.weighted, offsets, t_p, t_n)
             # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple;
             # without room for them only two roles are pruned (same results, more quadruples counted)
             use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
@@ -1016,17 +1101,18 @@ class _Search:
         bar = _progress_bar(self.progress, len(pending), "size 4")
         filt_for = None
         filt = None
-        while pending:
+        while pending and not self._out_of_time():
             threshold = self.top.threshold()
             if filt_for != threshold:
-                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv)
+                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv, 4)
                 filt_for = threshold
                 if filt is None:
                     break
                 elim, elim_t, elim_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
                 if torch_scan:
                     scan = self.counter.quadruple_scan(filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                                       filt.threshold, neg, rep_cells, elim, elim_const)
+                                                       filt.threshold, neg, rep_cells, elim, elim_const,
+                                                       mode=self.mode)
                 else:
                     slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
                     if use_rooms:
@@ -1046,8 +1132,9 @@ class _Search:
                 out_tcount = np.zeros(len(a_list), np.int64)
                 out_counted = np.zeros(len(a_list), np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single,
-                                            w_pair, w_total, filt.threshold, neg, half_idx, pair_idx, rep_cells,
+                    kernels.scan_quadruples(bits_p, bits_n, *self._kernel_weights(), offsets, t_p, t_n, filt.alpha,
+                                            filt.beta, w_single, w_pair, w_total, filt.threshold, neg, self.mode,
+                                            half_idx, pair_idx, rep_cells,
                                             elim, elim_t, elim_const, slack, rooms, row_min, use_rooms, a_list,
                                             cap,
                                             out_q, out_qcount, out_t, out_tcount, out_counted)
@@ -1080,7 +1167,7 @@ class _Search:
         p = self.prep
         nv = int((~p.constant).sum())
         wp, wn = p.bits_p.shape[1], p.bits_n.shape[1]
-        n_shapes3 = len(triple_shapes(p.negations))
+        n_shapes3 = len(triple_shapes(p.negations, self.connectives))
         estimate = (nv * (nv - 1) * (nv - 2) // 6 * n_shapes3 + nv * nv * 8 + 2 * len(p.columns)) \
             * (wp + wn) * 8 * 3
         if estimate > self.memory:
@@ -1105,7 +1192,7 @@ class _Search:
         levels_p, levels_n, levels_s = [lp], [ln], [[("lit", int(a), bool(b)) for a, b in zip(r, neg)]]
         # size 2
         ps, ns, ss = [], [], []
-        shapes2 = pair_shapes(p.negations)
+        shapes2 = pair_shapes(p.negations, self.connectives)
         masks2 = np.array([s.mask for s in shapes2], dtype=np.int64)
         if nv >= 2:
             ai, bi = np.triu_indices(nv, 1)
@@ -1118,15 +1205,16 @@ class _Search:
                 ss.extend(("f2", int(x), int(y), f) for x, y in variables)
         if p.negations and len(p.columns):
             rr = int(v[0]) if nv else 0
-            ps.append(np.stack([np.zeros(wp, np.uint64), _mask_words(p.n_pos, wp)]))
-            ns.append(np.stack([np.zeros(wn, np.uint64), _mask_words(p.n_neg, wn)]))
-            ss.extend([("const", False, rr), ("const", True, rr)])
+            keep = [0, 1] if not self.mode else ([0] if self.mode == 1 else [1])
+            ps.append(np.stack([np.zeros(wp, np.uint64), p.valid_p])[keep])
+            ns.append(np.stack([np.zeros(wn, np.uint64), p.valid_n])[keep])
+            ss.extend([[("const", False, rr), ("const", True, rr)][i] for i in keep])
         levels_p.append(np.concatenate(ps) if ps else np.zeros((0, wp), np.uint64))
         levels_n.append(np.concatenate(ns) if ns else np.zeros((0, wn), np.uint64))
         levels_s.append(ss)
         # size 3
         ps, ns, ss = [], [], []
-        shapes3 = triple_shapes(p.negations)
+        shapes3 = triple_shapes(p.negations, self.connectives)
         if nv >= 3:
             trip = np.array(list(_combinations3(nv)), dtype=np.int64).reshape(-1, 3)
             for start in range(0, len(trip), 50_000):
@@ -1147,8 +1235,8 @@ class _Search:
         """Size 4 by materializing every distinct extent of size <= 3 (the former method)."""
         started = time.perf_counter()
         lp, ln, ls = self._all_extents()
-        tps = [kernels.popcount_rows(x) for x in lp]
-        fps = [kernels.popcount_rows(x) for x in ln]
+        tps = [self.prep.count_p(x) for x in lp]
+        fps = [self.prep.count_n(x) for x in ln]
         sizes_of = [1, 2, 3]
         upto3_p = np.concatenate(lp)
         upto3_n = np.concatenate(ln)
@@ -1174,9 +1262,9 @@ class _Search:
             pending = list(range(len(Lp)))
             cap = 256
             chunk = 64
-            while pending:
+            while pending and not self._out_of_time():
                 threshold = self.top.threshold()
-                filt = self._filter(threshold)
+                filt = self._filter(threshold, 2)
                 if filt is None:
                     break
                 i_list = np.array(pending[:chunk], dtype=np.int64)
@@ -1185,7 +1273,8 @@ class _Search:
                 out_count = np.zeros(len(i_list), np.int64)
                 out_counted = np.zeros(len(i_list), np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, Ltp, Lfp, Rtp, Rfp, tri, filt.alpha, filt.beta,
+                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, *self._kernel_weights(), Ltp, Lfp, Rtp, Rfp, tri,
+                                              filt.alpha, filt.beta,
                                               filt.threshold, float(self.prep.n_pos), float(self.prep.n_neg),
                                               i_list, cap, out_j, out_op, out_count, out_counted)
                 kept = np.minimum(out_count, cap)
@@ -1198,9 +1287,8 @@ class _Search:
                     is_and = (oo == 0)[:, None]
                     ep = np.where(is_and, Lp[ii] & Rp[jj], Lp[ii] | Rp[jj])
                     en = np.where(is_and, Ln[ii] & Rn[jj], Ln[ii] | Rn[jj])
-                    tp = np.bitwise_count(ep).sum(axis=1).astype(np.int64)
-                    fp = np.bitwise_count(en).sum(axis=1).astype(np.int64)
-                    sc = self._scores(tp, fp)
+                    tp, fp = self._count(ep, en)
+                    sc = self._scores(tp, fp, Lsize[ii] + Rsize[jj])
                     above = sc > threshold
                     ii, jj, oo, ep, en, tp, fp, sc = (x[above] for x in (ii, jj, oo, ep, en, tp, fp, sc))
                     specs = [("op", "and" if oo[k] == 0 else "or", Ls[ii[k]], Rs[jj[k]]) for k in range(len(ii))]
@@ -1225,8 +1313,9 @@ class _Search:
         """Per size k, the non-dominated premises of size <= k (see ``SearchStatistics.pareto``)."""
         P, N = self.prep.n_pos, self.prep.n_neg
         out = {}
-        tp = np.zeros(0, np.int64)
-        fp = np.zeros(0, np.int64)
+        dtype = np.float64 if self.prep.weighted else np.int64
+        tp = np.zeros(0, dtype)
+        fp = np.zeros(0, dtype)
         specs: list = []
         sizes = np.zeros(0, np.int64)
         for size in range(1, self.max_size + 1):
@@ -1237,9 +1326,9 @@ class _Search:
                 specs = specs + list(sp)
             keep = pareto_indices(tp, fp)          # stable: the smaller premise wins a tie
             tp, fp, sizes, specs = tp[keep], fp[keep], sizes[keep], [specs[i] for i in keep]
-            scores = self._scores(tp, fp)
-            out[size] = [PremiseResult(formula=self.builder.build(sp), score=float(sc), tp=int(t), fp=int(f),
-                                       fn=P - int(t), tn=N - int(f), size=int(sz))
+            scores = self._scores(tp, fp, sizes)
+            out[size] = [PremiseResult(formula=self.builder.build(sp), score=float(sc), tp=t.item(), fp=f.item(),
+                                       fn=P - t.item(), tn=N - f.item(), size=int(sz))
                          for t, f, sp, sc, sz in zip(tp, fp, specs, scores, sizes)]
         return out
 
@@ -1311,13 +1400,6 @@ def _dedupe_levels(levels_p, levels_n, levels_s):
     return out_p, out_n, out_s
 
 
-def _mask_words(n: int, words: int) -> np.ndarray:
-    """uint64 (words,) with the first n bits set."""
-    bits = np.zeros(words * 64, dtype=bool)
-    bits[:n] = True
-    return np.packbits(bits, bitorder="little").view(np.uint64)
-
-
 _BLOCK_BYTES = 32 * 2**20     # working memory of one row block of the pair-count products
 
 
@@ -1336,35 +1418,60 @@ def _row_blocks(bits: np.ndarray, n: int, itemsize: int):
         yield 64 * w0, block.astype(np.float32)
 
 
-def _gram(bits: np.ndarray, n: int) -> np.ndarray:
-    """``out[a, b] = |a AND b|`` (int32 (k, k)) over the first ``n`` bits of packed rows, by blocks."""
+def _n_bits(p: PreparedAttributes, cls: str) -> int:
+    """Bit positions of a class's bitsets that may hold objects (weighted layouts have gaps)."""
+    if not p.weighted:
+        return p.n_pos if cls == "p" else p.n_neg
+    return 64 * (p.bits_p if cls == "p" else p.bits_n).shape[1]
+
+
+def _position_weights(seg: np.ndarray, wseg: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """float64 (64 W,): the weight of the object at each bit position (0 where none is)."""
+    per_word = np.repeat(wseg, np.diff(seg))
+    bits = np.unpackbits(valid.view(np.uint8), bitorder="little").astype(bool)
+    return np.where(bits, np.repeat(per_word, 64), 0.0)
+
+
+def _gram(bits: np.ndarray, n: int, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
+    """``out[a, b] = |a AND b|`` over the first ``n`` bits of packed rows, by blocks.
+
+    int32 (k, k) row counts, or with ``weighted`` float64 sums of the weights of the objects'
+    groups (``seg``, ``wseg``; products in float64).
+    """
     k = bits.shape[0]
-    out = np.zeros((k, k), np.int64)
+    out = np.zeros((k, k), np.float64 if weighted else np.int64)
     if k:
-        for _, block in _row_blocks(bits, n, 4):
-            out += (block @ block.T).astype(np.int64)
-    return out.astype(np.int32)
+        per_word = np.repeat(wseg, np.diff(seg)) if weighted else None
+        for start, block in _row_blocks(bits, n, 12 if weighted else 4):
+            if weighted:
+                w = np.repeat(per_word[start // 64: start // 64 + -(-block.shape[1] // 64)], 64)[:block.shape[1]]
+                out += (block * w) @ block.T.astype(np.float64)
+            else:
+                out += (block @ block.T).astype(np.int64)
+    return out if weighted else out.astype(np.int32)
 
 
-def _extent_hashes(bits_p: np.ndarray, n_pos: int, bits_n: np.ndarray, n_neg: int):
+def _extent_hashes(bits_p: np.ndarray, valid_p: np.ndarray, n_pos: int, bits_n: np.ndarray, valid_n: np.ndarray,
+                   n_neg: int):
     """Two random integer row hashes summed over extents: singles (k, 2), all rows (2,), pairs 2 x (k, k).
 
-    Row ``i`` gets two random integers below 2**30; an extent's hash is their sum over its rows,
-    exact in float64 (below 2**53 for up to 2**23 rows), so equal extents have equal hashes.
+    Bit position ``i`` gets two random integers below 2**30; an extent's hash is their sum over
+    its objects, exact in float64 (below 2**53 for up to 2**23 positions), so equal extents have
+    equal hashes. ``n_pos``, ``n_neg``: bit positions per class; ``valid_*`` the ones holding objects.
     """
     rng = np.random.default_rng(12345)
     h = rng.integers(0, 2**30, size=(2, n_pos + n_neg)).astype(np.float64)
     k = bits_p.shape[0]
-    single = np.zeros((k, 2))
+    single = np.zeros((k + 1, 2))
     pair = [np.zeros((k, k)), np.zeros((k, k))]
-    for bits, n, offset in ((bits_p, n_pos, 0), (bits_n, n_neg, n_pos)):
-        for start, block in _row_blocks(bits, n, 16):
+    for bits, valid, n, offset in ((bits_p, valid_p, n_pos, 0), (bits_n, valid_n, n_neg, n_pos)):
+        for start, block in _row_blocks(np.concatenate([bits, valid[None, :]]), n, 16):
             block = block.astype(np.float64)
             hb = h[:, offset + start: offset + start + block.shape[1]]
             single += block @ hb.T
             for j in range(2):
-                pair[j] += (block * hb[j]) @ block.T
-    return single, h.sum(axis=1), pair
+                pair[j] += (block[:k] * hb[j]) @ block[:k].T
+    return single[:k], single[k], pair
 
 
 class _dynamic_schedule:
@@ -1424,6 +1531,10 @@ def find_best_premises(
     size4_method: str = "cells",
     backend: str = "auto",
     device: Any = None,
+    sample_weight: Any = None,
+    connectives: str | tuple[str, ...] = CONNECTIVES,
+    size_cost: float = 0.0,
+    time_limit: float | None = None,
 ) -> list[PremiseResult] | tuple[list[PremiseResult], SearchStatistics]:
     """Find the premises of size <= ``max_size`` with the best objective value, exactly.
 
@@ -1484,6 +1595,25 @@ def find_best_premises(
         the search's host memory.
     device : str or torch.device, optional
         Device of the torch backend ("cuda", "cuda:1", "cpu"); default CUDA.
+    sample_weight : array-like of shape (n,), optional
+        Non-negative row weights: ``tp`` is the sum of the weights of the positive rows where a
+        premise holds, ``fp`` of the negative ones (``P``, ``N`` the class totals), and every
+        objective is evaluated on those float counts. Rows of weight 0 are left out. Integer
+        weights give exactly the result of repeating rows. Signed linear objectives
+        ``sum_i c_i [premise holds on row i]`` are ``objective="linear"`` (``tp - fp``) with
+        ``y = c > 0`` and ``sample_weight = |c|``. See Notes for what exact means with floats.
+    connectives : {"and", "or"} or tuple of them, default ("and", "or")
+        Operators of ``P_k``: both (the full premise space), ``("and",)`` for conjunctions of at
+        most ``max_size`` literals (negated literals with ``negations=True``; the empty
+        conjunction ``a AND NOT a`` included), or ``("or",)`` for disjunctions.
+    size_cost : float, default 0
+        Maximize ``objective - size_cost * size`` instead (the reported ``score``), exactly: the
+        best premise of each size competes with the others at its cost (column-generation
+        pricing with a complexity penalty per literal).
+    time_limit : float, optional
+        Seconds; the search stops between blocks of its scans once they have passed and returns
+        the best premises found so far, with ``SearchStatistics.complete = False`` (see
+        ``return_stats``). Without it the search runs to the end (``complete = True``).
 
     Returns
     -------
@@ -1497,6 +1627,32 @@ def find_best_premises(
     PremiseSearchMemoryError
         When the search would exceed ``memory_limit``.
 
+    Notes
+    -----
+    *Pruning stays valid with weights.* Every bound of the search is a statement about sums of
+    non-negative row weights: (1) the objective's filter (:meth:`logicrules.metrics.Objective.filter`)
+    is derived on the whole real box ``0 <= tp <= P, 0 <= fp <= N`` (Dinkelbach's line, the linear
+    form itself, the MCC chord), not on integer points, so it keeps every weighted count pair
+    that scores above the threshold; (2) the linear value ``L = alpha tp + beta fp`` of a
+    premise is ``sum_i c_i [premise holds on i]`` with ``c_i = alpha w_i`` on positive and
+    ``beta w_i`` on negative rows, so the closed forms of the best formula over a truth table
+    (sums of weighted cells) and the inclusion-exclusion of cells hold for any real ``c_i``;
+    (3) the proximity bounds replace an attribute ``x`` by ``z`` in a read-once premise, which
+    is monotone in ``x``: the premise can only gain on rows where the two differ and ``c_i > 0``
+    on the side where it holds (``c_i < 0`` where it does not), and those gains are sums of
+    ``|c_i|`` over pair cells, computed from the same weighted counts; nothing in (1)-(3) uses
+    integrality, only ``w_i >= 0``. The tests check the weighted search against brute force for
+    every objective.
+
+    *Exact with float weights* means: counts are float64 sums of row weights (rows are packed in
+    groups of equal weight; a count is ``sum_g w_g popcount_g`` in group order, pair counts a
+    float64 matrix product), every comparison of the pruning keeps a relative slack of 1e-9 of
+    the total weight in favour of keeping a candidate, and the returned premises are the best
+    up to float64 rounding of those sums (about 1e-12 relative); ties are broken
+    deterministically (higher score, then smaller size, then the order the search meets them).
+    Many distinct weight values cost time and memory: each group starts a new 64-bit word
+    (``n`` distinct weights: a word per row per attribute).
+
     Examples
     --------
     >>> import numpy as np
@@ -1505,6 +1661,11 @@ def find_best_premises(
     >>> best = find_best_premises(X, y, max_size=2)[0]
     >>> best.score, best.size
     (1.0, 1)
+    >>> costs = np.array([2.0, -1.0, -3.0, 0.5])         # maximize sum_i c_i [premise holds on i]
+    >>> best = find_best_premises(X, costs > 0, max_size=2, objective="linear",
+    ...                           sample_weight=np.abs(costs), connectives=("and",))[0]
+    >>> str(best.formula), best.score
+    ('NOT x1', 2.5)
     """
     if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
         raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
@@ -1512,23 +1673,31 @@ def find_best_premises(
         raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
     memory = _parse_memory(memory_limit)
     obj = get_objective(objective, min_support=min_support or None)
+    connectives = _parse_connectives(connectives)
+    if isinstance(size_cost, bool) or not isinstance(size_cost, (int, float, np.integer, np.floating)) \
+            or not np.isfinite(size_cost):
+        raise ValueError(f"size_cost must be a finite number (score lost per literal), got {size_cost!r}")
+    time_limit = _parse_time_limit(time_limit)
     matrix, target, keys = _as_inputs(X, y)
     if matrix.shape[1] == 0:
         raise ValueError("X has no attributes; a premise needs at least one")
     if matrix.shape[0] == 0:
         raise ValueError("X has no rows; premises are scored on at least one object")
+    weight = _as_weights(sample_weight, matrix.shape[0])
     if size4_method not in ("cells", "extents"):
         raise ValueError(f"size4_method must be 'cells' or 'extents', got {size4_method!r}")
     search = _Search(matrix, target, keys, int(max_size), obj, int(top_k), bool(negations), memory, progress,
                      pareto=bool(pareto), size4_method=size4_method, backend=_resolve_backend(backend, device, int(max_size)),
-                     device=device)
+                     device=device, sample_weight=weight, connectives=connectives, size_cost=float(size_cost),
+                     time_limit=time_limit)
+    del matrix
     search.size1(return_stats)
-    if max_size >= 2:
-        search.size2(return_stats)
-    if max_size >= 3:
-        search.size3(return_stats)
-    if max_size >= 4:
-        search.size4(return_stats)
+    steps = (search.size2, search.size3, search.size4)[:max_size - 1]
+    for step in steps:
+        if search._out_of_time():
+            break
+        step(return_stats)
+    search.stats.complete = search.complete
     results = search.results()
     if not results:
         raise ValueError(

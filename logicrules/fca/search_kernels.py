@@ -58,6 +58,33 @@ def _count_and(x, y):
     return total
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _wcount_and(x, y, seg, wseg):
+    """Weighted popcount of ``x & y``: ``sum_g wseg[g] * popcount(words seg[g] .. seg[g + 1] - 1)``.
+
+    Rows are packed in groups of equal weight (:func:`logicrules.fca.premise_space.prepare_attributes`);
+    each group's popcount is an exact integer, multiplied by its weight once and summed in group
+    order (unweighted: one group of weight 1, the plain popcount).
+    """
+    total = 0.0
+    for g in range(wseg.shape[0]):
+        count = 0
+        for w in range(seg[g], seg[g + 1]):
+            count += _ctpop(x[w] & y[w])
+        total += wseg[g] * count
+    return total
+
+
+@njit(cache=True, nogil=True)
+def weighted_popcount_rows(bits, seg, wseg):
+    """Weighted popcount (:func:`_wcount_and` of each row with itself) of ``bits`` (k, W) as float64 (k,)."""
+    k = bits.shape[0]
+    out = np.zeros(k, np.float64)
+    for i in range(k):
+        out[i] = _wcount_and(bits[i], bits[i], seg, wseg)
+    return out
+
+
 @njit(cache=True, nogil=True)
 def popcount_rows(bits):
     """Popcount of every row of ``bits`` (uint64 (k, W)) as int64 (k,)."""
@@ -126,6 +153,12 @@ def _best_repeat_shape(g, rep_cells, threshold):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _best_cell(w0, w1, w2, w3, w4, w5, w6, w7):
+    """Best conjunction of 3 literals of any polarity: the heaviest of the 8 cells."""
+    return max(max(max(w0, w1), max(w2, w3)), max(max(w4, w5), max(w6, w7)))
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
     """Best weighted sum over the 8 read-once formulas of 3 positive literals."""
     a_and = w5 + w6 + w7        # a AND (b OR c)
@@ -140,8 +173,9 @@ def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
-                 elim, elim_t, elim_const, room, least_room, a_list, cap, out_bc, out_count, out_counted):
+def scan_triples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, alpha, beta, w_single, w_pair, w_total, threshold,
+                 negations, mode, elim, elim_t, elim_const, room, least_room, a_list, cap, out_bc, out_count,
+                 out_counted):
     """Collect the triples ``(a, b, c)``, ``a < b < c``, whose best formula passes a linear test.
 
     A triple is kept when ``max_f alpha * tp(f) + beta * fp(f) >= threshold`` over its
@@ -153,8 +187,10 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
     ----------
     bits_p, bits_n : uint64 (m, Wp), (m, Wn)
         Attribute bitsets over the positive and over the negative objects.
+    seg_p, wseg_p, seg_n, wseg_n : int64 (G + 1,), float64 (G,)
+        Weight groups of the bitsets' words (:func:`_wcount_and`; unweighted: one group of 1).
     alpha, beta : float
-        Weights of a positive and of a negative row.
+        Weights of a positive and of a negative row (times the row weights).
     w_single : float64 (m,)
         ``alpha * tp(a) + beta * fp(a)``.
     w_pair : float64 (m, m)
@@ -165,6 +201,9 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
         Keep a triple whose best formula's weighted count reaches it.
     negations : bool
         Formulas over literals of both polarities (64 per triple) or positive ones (8).
+    mode : int
+        0: every read-once formula; 1: conjunctions of 3 literals only (one cell of the truth
+        table, ``a AND b AND c`` alone without negations); 2: disjunctions only (all cells but one).
     elim, elim_t : float64 (m, m)
         ``elim[x, y]``: a bound on what a premise can lose when ``x`` is replaced by ``y`` (or
         ``NOT y``) in it; ``elim_t`` is its transpose (contiguous).
@@ -234,7 +273,8 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
             # three simple loops (count, closed form, collect) vectorize better than one
             for j in range(k):
                 c = cs[j]
-                d[j] = alpha * _count_and(ab_p, bits_p[c]) + beta * _count_and(ab_n, bits_n[c])
+                d[j] = alpha * _wcount_and(ab_p, bits_p[c], seg_p, wseg_p) \
+                    + beta * _wcount_and(ab_n, bits_n[c], seg_n, wseg_n)
             for j in range(k):
                 c = cs[j]
                 dd = d[j]
@@ -250,7 +290,13 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
                 w2 = wb - wab - wbc + dd
                 w1 = wc - wac - wbc + dd
                 w0 = rest - wc + wac + wbc - dd
-                if negations:
+                if mode == 1:
+                    best[j] = _best_cell(w0, w1, w2, w3, w4, w5, w6, w7) if negations else w7
+                elif mode == 2:
+                    tot = w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7
+                    worst = min(min(min(w0, w1), min(w2, w3)), min(min(w4, w5), min(w6, w7))) if negations else w0
+                    best[j] = tot - worst
+                elif negations:
                     best[j] = _best_negations(w0, w1, w2, w3, w4, w5, w6, w7)
                 else:
                     best[j] = _best_positive(w0, w1, w2, w3, w4, w5, w6, w7)
@@ -265,8 +311,9 @@ def scan_triples(bits_p, bits_n, alpha, beta, w_single, w_pair, w_total, thresho
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def scan_extent_pairs(left_p, left_n, right_p, right_n, tp_l, fp_l, tp_r, fp_r, triangle, alpha, beta, threshold,
-                      n_pos, n_neg, i_list, cap, out_j, out_op, out_count, out_counted):
+def scan_extent_pairs(left_p, left_n, right_p, right_n, seg_p, wseg_p, seg_n, wseg_n, tp_l, fp_l, tp_r, fp_r,
+                      triangle, alpha, beta, threshold, n_pos, n_neg, i_list, cap, out_j, out_op, out_count,
+                      out_counted):
     """Pairs ``left[i] AND right[j]`` and ``left[i] OR right[j]`` passing a linear test.
 
     ``left_p``/``left_n`` (``right_p``/``right_n``) hold the extents' bits over the positive and
@@ -301,8 +348,8 @@ def scan_extent_pairs(left_p, left_n, right_p, right_n, tp_l, fp_l, tp_r, fp_r, 
             if not (and_ok or or_ok):
                 continue
             counted += 1
-            t_and = _count_and(left_p[i], right_p[j])
-            f_and = _count_and(left_n[i], right_n[j])
+            t_and = _wcount_and(left_p[i], right_p[j], seg_p, wseg_p)
+            f_and = _wcount_and(left_n[i], right_n[j], seg_n, wseg_n)
             if and_ok and alpha * t_and + beta * f_and >= threshold:
                 if count < cap:
                     out_j[k, count] = j
@@ -318,11 +365,12 @@ def scan_extent_pairs(left_p, left_n, right_p, right_n, tp_l, fp_l, tp_r, fp_r, 
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def triple_counts(bits_p, bits_n, offsets, out_p, out_n):
+def triple_counts(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, weighted, offsets, out_p, out_n):
     """``out[offsets[a, b] + c] = |a AND b AND c|`` over positives / negatives for ``a < b < c``.
 
-    ``out_p``, ``out_n`` are integer arrays of ``m (m - 1) (m - 2) / 6`` entries, one per sorted
-    triple in lexicographic order (:func:`triple_offsets`), so that ``c`` runs contiguously.
+    ``out_p``, ``out_n`` are integer arrays (float64 ``weighted`` counts, :func:`_wcount_and`) of
+    ``m (m - 1) (m - 2) / 6`` entries, one per sorted triple in lexicographic order
+    (:func:`triple_offsets`), so that ``c`` runs contiguously.
     """
     m = bits_p.shape[0]
     wp = bits_p.shape[1]
@@ -337,8 +385,12 @@ def triple_counts(bits_p, bits_n, offsets, out_p, out_n):
                 ab_n[w] = bits_n[a, w] & bits_n[b, w]
             base = offsets[a, b]
             for c in range(b + 1, m):
-                out_p[base + c] = _count_and(ab_p, bits_p[c])
-                out_n[base + c] = _count_and(ab_n, bits_n[c])
+                if weighted:
+                    out_p[base + c] = _wcount_and(ab_p, bits_p[c], seg_p, wseg_p)
+                    out_n[base + c] = _wcount_and(ab_n, bits_n[c], seg_n, wseg_n)
+                else:
+                    out_p[base + c] = _count_and(ab_p, bits_p[c])
+                    out_n[base + c] = _count_and(ab_n, bits_n[c])
 
 
 def triple_offsets(m: int) -> np.ndarray:
@@ -458,10 +510,30 @@ def best_read_once4(f, negations, half_idx, pair_idx):
     return best
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _best_cell16(f, negations, mode):
+    """Best conjunction (``mode`` 1: one cell) or disjunction (2: all cells but one) of 4 literals."""
+    if not negations:
+        if mode == 1:
+            return f[15]
+        total = 0.0
+        for k in range(16):
+            total += f[k]
+        return total - f[0]
+    hi = -np.inf
+    lo = np.inf
+    total = 0.0
+    for k in range(16):
+        hi = max(hi, f[k])
+        lo = min(lo, f[k])
+        total += f[k]
+    return hi if mode == 1 else total - lo
+
+
 @njit(cache=True, nogil=True, parallel=True)
-def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_pair, w_total, threshold, negations,
-                    half_idx, pair_idx, rep_cells, elim, elim_t, elim_const, slack, rooms, row_min, use_rooms,
-                    a_list, cap,
+def scan_quadruples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, offsets, t_p, t_n, alpha, beta, w_single, w_pair,
+                    w_total, threshold, negations, mode, half_idx, pair_idx, rep_cells, elim, elim_t, elim_const, slack,
+                    rooms, row_min, use_rooms, a_list, cap,
                     out_q, out_qcount, out_t, out_tcount, out_counted):
     """Premises of size 4 passing a linear test, by attribute quadruples and triples.
 
@@ -471,7 +543,9 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
     weighted cells by
     inclusion-exclusion. The quadruple is skipped when the sum of its positive cells (a bound
     on every formula over it) is below ``threshold``, otherwise kept when
-    :func:`best_read_once4` reaches ``threshold``: kept ``(b, c, d)`` in ``out_q[i]``.
+    :func:`best_read_once4` (``mode`` 0; 1: the best conjunction, one cell; 2: the best
+    disjunction, all cells but one) reaches ``threshold``: kept ``(b, c, d)`` in ``out_q[i]``.
+    Counts are weighted popcounts over the weight groups ``seg_*``/``wseg_*`` (:func:`_wcount_and`).
     A premise of size 4 over at most three distinct attributes (repeats such as ``(a AND b) OR
     (NOT a AND c)``) is one of the functions in ``rep_cells`` (float (L, 8) 0/1 cell matrix);
     triples ``a < b < c`` whose best such function reaches ``threshold`` go to ``out_t[i]``.
@@ -590,7 +664,8 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
                         if min(near_a, min(elim[a, c], elim[a, d])) < rooms[off_bc + d]:
                             continue
                     counted += 1
-                    f[15] = alpha * _count_and(abc_p, bits_p[d]) + beta * _count_and(abc_n, bits_n[d])
+                    f[15] = alpha * _wcount_and(abc_p, bits_p[d], seg_p, wseg_p) \
+                        + beta * _wcount_and(abc_n, bits_n[d], seg_n, wseg_n)
                     f[0] = w_total
                     f[8] = wa
                     f[4] = wb
@@ -613,7 +688,11 @@ def scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, alpha, beta, w_single, w_
                             ideal += f[k]
                     if ideal < threshold:
                         continue
-                    if best_read_once4(f, negations, half_idx, pair_idx) >= threshold:
+                    if mode == 0:
+                        value = best_read_once4(f, negations, half_idx, pair_idx)
+                    else:
+                        value = _best_cell16(f, negations, mode)
+                    if value >= threshold:
                         if qc < cap:
                             out_q[i, qc, 0] = b
                             out_q[i, qc, 1] = c

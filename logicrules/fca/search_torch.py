@@ -178,8 +178,24 @@ def _best_positive3(torch, G):
     return torch.maximum(best, w1 + w3 + w5 + w7 + w6)
 
 
-def _best3(torch, G, negations: bool):
-    return _best_negations3(torch, G) if negations else _best_positive3(torch, G)
+def _best3(torch, G, negations: bool, mode: int = 0):
+    """Best formula of 3 literals over the cells ``G`` (2, 2, 2, *batch): every read-once one
+    (``mode`` 0), conjunctions only (1: one cell) or disjunctions only (2: all cells but one)."""
+    if mode == 0:
+        return _best_negations3(torch, G) if negations else _best_positive3(torch, G)
+    flat = G.reshape(8, *G.shape[3:])
+    return _best_cells(torch, flat, negations, mode)
+
+
+def _best_cells(torch, W, negations: bool, mode: int):
+    """Best conjunction (``mode`` 1) or disjunction (2) of literals over cells ``W`` (2**k, *batch).
+
+    A conjunction of one literal per variable holds on one cell (the all-true cell without
+    negations), a disjunction on all cells but one (but the all-false cell without negations).
+    """
+    if mode == 1:
+        return W.amax(0) if negations else W[-1]
+    return W.sum(0) - (W.amin(0) if negations else W[0])
 
 
 def _best_read_once4(torch, W, negations: bool, half, pair):
@@ -266,7 +282,7 @@ class TorchCounter:
     """
 
     def __init__(self, bits_p: np.ndarray, bits_n: np.ndarray, n_pos: int, n_neg: int, device: Any = None,
-                 memory_limit: int = 2 * 1024**3):
+                 memory_limit: int = 2 * 1024**3, row_weights: tuple[np.ndarray, np.ndarray] | None = None):
         torch = _import_torch()
         bits_p = np.asarray(bits_p)
         bits_n = np.asarray(bits_n)
@@ -279,7 +295,12 @@ class TorchCounter:
         for name, n, bits in (("n_pos", n_pos, bits_p), ("n_neg", n_neg, bits_n)):
             if n < 0 or n > 64 * bits.shape[1]:
                 raise ValueError(f"{name}={n} does not fit the {bits.shape[1]} words of its bitsets")
-            _check_exact_rows(n)
+            if row_weights is None:
+                _check_exact_rows(n)
+        if row_weights is not None:
+            row_weights = [np.asarray(w, dtype=np.float64) for w in row_weights]
+            if [w.shape for w in row_weights] != [(n_pos,), (n_neg,)]:
+                raise ValueError(f"row_weights must be two arrays of n_pos={n_pos} and n_neg={n_neg} weights")
         if int(memory_limit) <= 0:
             raise ValueError(f"memory_limit must be positive, got {memory_limit}")
         self._torch = torch
@@ -287,11 +308,14 @@ class TorchCounter:
         self.memory_limit = int(memory_limit)
         self.m = bits_p.shape[0]
         self.n_pos, self.n_neg = n_pos, n_neg
-        self._dtype = torch.float32
+        self.total_p, self.total_n = (float(n_pos), float(n_neg)) if row_weights is None else \
+            (float(row_weights[0].sum()), float(row_weights[1].sum()))
+        self._dtype = torch.float32 if row_weights is None else torch.float64
         self._out_dtype = False
-        if self.device.type in _HALF_GEMM_DEVICES and self._half_gemm_works():
+        if row_weights is None and self.device.type in _HALF_GEMM_DEVICES and self._half_gemm_works():
             self._dtype = torch.float16
             self._out_dtype = True
+        self._rw = None if row_weights is None else [torch.as_tensor(w, device=self.device) for w in row_weights]
         self._x = [torch.from_numpy(_unpack(bits, n)).to(self.device).to(self._dtype)
                    for bits, n in ((bits_p, n_pos), (bits_n, n_neg))]
         half, pair = _index_tables()
@@ -320,7 +344,7 @@ class TorchCounter:
         return self._torch.mm(left, right)
 
     def _itemsize(self) -> int:
-        return 2 if self._dtype == self._torch.float16 else 4
+        return {self._torch.float16: 2, self._torch.float32: 4}.get(self._dtype, 8)
 
     def _weighted_products(self, factors: tuple, start: int, alpha: float, beta: float):
         """``alpha |g AND x|_pos + beta |g AND x|_neg`` in float64 for ``x >= start``, (K, m - start).
@@ -330,12 +354,14 @@ class TorchCounter:
         torch = self._torch
         k = next(len(f) for f in factors if not isinstance(f, int))
         out = None
-        for X, w in zip(self._x, (alpha, beta)):
+        for c, (X, w) in enumerate(zip(self._x, (alpha, beta))):
             if X.shape[1] == 0:
                 continue
             rows = X[factors[0]]
             for f in factors[1:]:
                 rows = rows * X[f]
+            if self._rw is not None:
+                rows = rows * self._rw[c]
             cnt = self._mm(rows, X[start:].T).to(torch.float64)
             cnt.mul_(w)
             out = cnt if out is None else out.add_(cnt)
@@ -361,7 +387,7 @@ class TorchCounter:
         if w_pair.shape != (m, m):
             raise ValueError(f"w_pair must have shape ({m}, {m}), got {w_pair.shape}")
         alpha, beta, w_total, threshold = float(alpha), float(beta), float(w_total), float(threshold)
-        slack = 1e-9 * (abs(alpha) * self.n_pos + abs(beta) * self.n_neg + 1.0)
+        slack = 1e-9 * (abs(alpha) * self.total_p + abs(beta) * self.total_n + 1.0)
         ws = torch.as_tensor(w_single, device=self.device)
         wp = torch.as_tensor(w_pair, device=self.device)
         return alpha, beta, ws, wp, w_total, threshold, slack
@@ -403,7 +429,7 @@ class TorchCounter:
     def scan_triples(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray, w_total: float,
                      threshold: float, negations: bool, a_list: np.ndarray, elim: np.ndarray | None = None,
                      elim_const: np.ndarray | None = None, room: np.ndarray | None = None,
-                     return_counted: bool = False) -> np.ndarray | tuple[np.ndarray, int]:
+                     return_counted: bool = False, mode: int = 0) -> np.ndarray | tuple[np.ndarray, int]:
         """Triples ``a < b < c``, ``a`` in ``a_list``, whose best read-once formula passes a linear test.
 
         A triple is kept when ``max_f alpha tp(f) + beta fp(f) >= threshold`` over the read-once
@@ -442,6 +468,8 @@ class TorchCounter:
             the best premise of size <= 2 over each pair; give all three or none.
         return_counted : bool
             Also return the number of triples whose cells were computed.
+        mode : int
+            0: every read-once formula; 1: conjunctions only; 2: disjunctions only.
 
         Returns
         -------
@@ -466,7 +494,8 @@ class TorchCounter:
         found = []
         counted = 0
         with torch.inference_mode():
-            tab = _TripleTables(E, E.T.contiguous(), elim_const, room, ws, wp, w_total, threshold - slack, negations)
+            tab = _TripleTables(E, E.T.contiguous(), elim_const, room, ws, wp, w_total, threshold - slack, negations,
+                                int(mode))
             least_room = torch.full((m, m + 1), np.inf, dtype=torch.float64, device=self.device)
             least_room[:, :m] = _suffix_min(torch, tab.room)
             A = torch.as_tensor(a_sorted[a_sorted < m - 2], device=self.device)
@@ -525,17 +554,17 @@ class TorchCounter:
             F[1, 0, 1] = wp[ak, ck]
             F[0, 1, 1] = wp[bk, ck]
             _mobius_(F, 3)
-            passed = (_best3(torch, F, tab.negations) >= tab.thr).nonzero().ravel()
+            passed = (_best3(torch, F, tab.negations, tab.mode) >= tab.thr).nonzero().ravel()
             out.append(torch.stack([ak[passed], bk[passed], ck[passed]], 1).cpu().numpy())
         return out, len(k)
 
     # -- size 4 ------------------------------------------------------------------------
     def quadruple_scan(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray, w_total: float,
                        threshold: float, negations: bool, rep_cells: np.ndarray, elim: np.ndarray | None = None,
-                       elim_const: np.ndarray | None = None) -> QuadrupleScan:
+                       elim_const: np.ndarray | None = None, mode: int = 0) -> QuadrupleScan:
         """The size-4 scan of one linear test on this counter's device: see :class:`QuadrupleScan`."""
         return QuadrupleScan(self, alpha, beta, w_single, w_pair, w_total, threshold, negations, rep_cells, elim,
-                             elim_const)
+                             elim_const, mode)
 
     def scan_quadruples(self, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray,
                         w_total: float, threshold: float, negations: bool, rep_cells: np.ndarray,
@@ -564,6 +593,7 @@ class _TripleTables:
     w_total: float
     thr: float
     negations: bool
+    mode: int = 0
 
 
 class QuadrupleScan:
@@ -614,11 +644,13 @@ class QuadrupleScan:
         ``elim[x, y]``: bound on what a premise loses when attribute ``x`` is replaced by ``y``.
     elim_const : float (m,), optional
         The same for ``x`` replaced by a constant. Give both or neither.
+    mode : int
+        0: every read-once formula of 4 literals; 1: conjunctions only; 2: disjunctions only.
     """
 
     def __init__(self, counter: TorchCounter, alpha: float, beta: float, w_single: np.ndarray, w_pair: np.ndarray,
                  w_total: float, threshold: float, negations: bool, rep_cells: np.ndarray,
-                 elim: np.ndarray | None = None, elim_const: np.ndarray | None = None):
+                 elim: np.ndarray | None = None, elim_const: np.ndarray | None = None, mode: int = 0):
         torch = counter._torch
         self._torch = torch
         self.counter = counter
@@ -626,6 +658,7 @@ class QuadrupleScan:
          self.slack) = counter._weights(alpha, beta, w_single, w_pair, w_total, threshold)
         self.thr = self.threshold - self.slack
         self.negations = bool(negations)
+        self.mode = int(mode)
         rep = np.asarray(rep_cells, dtype=np.float64)
         if rep.ndim != 2 or rep.shape[1] != 8 or not len(rep):
             raise ValueError(f"rep_cells must have shape (L, 8) with L >= 1, got {rep.shape}")
@@ -650,6 +683,12 @@ class QuadrupleScan:
             self.least_room_a = torch.full((m, m + 1), np.inf, dtype=torch.float64, device=dev)
             self.least_room_a[:, :m] = _suffix_min(torch, self.row_min)
             self.least_b = self.row_min.amin(1)
+
+    def _best(self, W):
+        """Best premise of 4 literals over the 16 cells ``W`` (16, N) in this scan's premise space."""
+        if self.mode:
+            return _best_cells(self._torch, W, self.negations, self.mode)
+        return _best_read_once4(self._torch, W, self.negations, self.counter._half, self.counter._pair)
 
     def _table_bytes(self, mr: int) -> int:
         """Peak bytes of the triple table of one first attribute (``mr`` attributes after it)."""
@@ -820,9 +859,8 @@ class QuadrupleScan:
             _mobius_(F, 4)
             W = F.view(16, -1)
             idx = (W.clamp_min(0).sum(0) >= self.thr).nonzero().ravel()
-            passed = [idx[i:i + self.quad_chunk][
-                _best_read_once4(torch, W[:, idx[i:i + self.quad_chunk]], self.negations, self.counter._half,
-                                 self.counter._pair) >= self.thr] for i in range(0, len(idx), self.quad_chunk)]
+            passed = [idx[i:i + self.quad_chunk][self._best(W[:, idx[i:i + self.quad_chunk]]) >= self.thr]
+                      for i in range(0, len(idx), self.quad_chunk)]
             if passed:
                 idx = torch.cat(passed)
                 quads.append(torch.stack([torch.full_like(idx, a), bq[idx], cq[idx], dq[idx]], 1).cpu().numpy())

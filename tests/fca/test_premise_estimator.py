@@ -115,3 +115,20 @@ def test_plot_without_matplotlib(monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match="pip install matplotlib"):
         clf.plot_tp_tn()
+
+
+def test_sample_weight_reaches_the_search_and_integer_weights_repeat_rows():
+    rng = np.random.default_rng(3)
+    X = rng.random((120, 5)) < 0.5
+    y = (X[:, 0] & X[:, 1]) ^ (rng.random(120) < 0.2)
+    w = rng.integers(1, 4, 120).astype(float)
+    weighted = OptimalPremiseClassifier(binarizer="passthrough", max_size=2).fit(X, y, sample_weight=w)
+    reps = w.astype(int)
+    repeated = OptimalPremiseClassifier(binarizer="passthrough", max_size=2).fit(np.repeat(X, reps, axis=0),
+                                                                                 np.repeat(y, reps))
+    assert str(weighted.formula_) == str(repeated.formula_) and weighted.score_ == repeated.score_
+    plain = OptimalPremiseClassifier(binarizer="passthrough", max_size=2).fit(X, y)
+    assert plain.score_ == OptimalPremiseClassifier(binarizer="passthrough", max_size=2).fit(
+        X, y, sample_weight=np.ones(120)).score_
+    with pytest.raises(ValueError, match="sample_weight"):
+        OptimalPremiseClassifier(binarizer="passthrough", max_size=1).fit(X, y, sample_weight=-w)

@@ -17,8 +17,9 @@ from logicrules.metrics import OBJECTIVES, get_objective
 OBJECTIVE_NAMES = sorted(OBJECTIVES)
 
 
-def brute_force_extents(X, max_size, negations=True):
-    """{extent bitmask: smallest size} over all premises of size <= max_size, from the definition."""
+def brute_force_extents(X, max_size, negations=True, connectives=("and", "or")):
+    """{extent bitmask: smallest size} over all premises of size <= max_size, from the definition
+    (with only the operators in ``connectives``)."""
     n, m = X.shape
     full = (1 << n) - 1
     cols = [int(sum(1 << i for i in range(n) if X[i, j])) for j in range(m)]
@@ -28,8 +29,10 @@ def brute_force_extents(X, max_size, negations=True):
         for i in range(1, k // 2 + 1):
             for p in levels[i]:
                 for q in levels[k - i]:
-                    level.add(p & q)
-                    level.add(p | q)
+                    if "and" in connectives:
+                        level.add(p & q)
+                    if "or" in connectives:
+                        level.add(p | q)
         levels[k] = level
     smallest = {}
     for k in range(1, max_size + 1):
@@ -478,8 +481,9 @@ def _threshold_context(seed):
 
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
-       rank=st.integers(0, 40))
-def test_pruned_scans_keep_every_combination_that_passes(seed, negations, objective, rank):
+       rank=st.integers(0, 40), connectives=st.sampled_from([("and", "or"), ("and",), ("or",)]),
+       weighted=st.booleans())
+def test_pruned_scans_keep_every_combination_that_passes(seed, negations, objective, rank, connectives, weighted):
     # the numba scans with every pruning bound on keep each triple / quadruple whose best formula
     # passes the linear test (checked against all shapes, counted directly from the data)
     from logicrules.fca import search_kernels as kernels
@@ -487,11 +491,13 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     from logicrules.fca.search import _quadruple_index_tables, _Search
 
     X, y = _threshold_context(seed)
-    search = _Search(X, y, list(range(X.shape[1])), 4, get_objective(objective), 1, negations, 2**30, False)
+    row_weight = np.random.default_rng(seed).uniform(0.2, 3, len(y)).round(1) if weighted else np.ones(len(y))
+    search = _Search(X, y, list(range(X.shape[1])), 4, get_objective(objective), 1, negations, 2**30, False,
+                     sample_weight=row_weight if weighted else None, connectives=connectives)
     search.size1(False)
     search.size2(False)
     p, v = search.prep, search.vars
-    grid = np.meshgrid(np.arange(p.n_pos + 1), np.arange(p.n_neg + 1), indexing="ij")
+    grid = np.meshgrid(np.linspace(0, p.n_pos, 41), np.linspace(0, p.n_neg, 41), indexing="ij")
     values = search._scores(*grid)
     scores = np.unique(values[np.isfinite(values)])
     filt, w_single, w_pair, w_total = search._filter_weights(scores[max(0, len(scores) - 1 - rank)], p.tp[v], p.fp[v])
@@ -501,8 +507,11 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     least_room = np.full((len(v), len(v) + 1), np.inf)
     least_room[:, :len(v)] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
     cols = np.stack([X[:, p.columns[r]] for r in v])
-    weight = np.where(y, filt.alpha, filt.beta)
+    weight = np.where(y, filt.alpha, filt.beta) * row_weight
     nv, a_list = len(v), np.arange(len(v), dtype=np.int64)
+    mode = search.mode
+    kw = search._kernel_weights()
+    margin = 1e-7 if weighted else 0.0          # float sums in another order than the kernels' (weighted)
 
     def best_values(combos, matrix):
         k = combos.shape[1]
@@ -518,25 +527,28 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     from itertools import combinations
 
     triples = np.array(list(combinations(range(nv), 3)))
-    must3 = {tuple(t) for t in triples[best_values(triples, shape_matrix(triple_shapes(negations), 3)) >= filt.threshold]}
+    shapes3 = shape_matrix(triple_shapes(negations, connectives), 3)
+    must3 = {tuple(t) for t in triples[best_values(triples, shapes3) >= filt.threshold + margin]}
     out_bc = np.zeros((nv, nv * nv, 2), np.int32)
     count = np.zeros(nv, np.int64)
-    kernels.scan_triples(np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]), filt.alpha, filt.beta,
-                         w_single, w_pair, w_total, filt.threshold, negations, elim, elim_t, elim_const, room,
-                         least_room, a_list, nv * nv, out_bc, count, np.zeros(nv, np.int64))
+    kernels.scan_triples(np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]), *kw, filt.alpha,
+                         filt.beta, w_single, w_pair, w_total, filt.threshold, negations, mode, elim, elim_t,
+                         elim_const, room, least_room, a_list, nv * nv, out_bc, count, np.zeros(nv, np.int64))
     assert must3 <= {(int(a), int(b), int(c)) for a in range(nv) for b, c in out_bc[a, :count[a]]}
 
     quads = np.array(list(combinations(range(nv), 4)))
-    rep3 = repeat_shapes(3, negations)
+    rep3 = repeat_shapes(3, negations, 4, connectives)
     rep_cells = shape_matrix(rep3, 3).astype(np.float64)
-    must4 = {tuple(q) for q in quads[best_values(quads, shape_matrix(quadruple_shapes(negations), 4)) >= filt.threshold]}
-    must_rep = {tuple(t) for t in triples[best_values(triples, rep_cells) >= filt.threshold]}
+    shapes4 = shape_matrix(quadruple_shapes(negations, connectives), 4)
+    must4 = {tuple(q) for q in quads[best_values(quads, shapes4) >= filt.threshold + margin]}
+    must_rep = {tuple(t) for t in triples[best_values(triples, rep_cells) >= filt.threshold + margin]}
     offsets = kernels.triple_offsets(nv)
     n3 = len(triples)
-    t_p, t_n, rooms = np.zeros(n3, np.int32), np.zeros(n3, np.int32), np.zeros(n3, np.float32)
+    dtype = np.float64 if weighted else np.int32
+    t_p, t_n, rooms = np.zeros(n3, dtype), np.zeros(n3, dtype), np.zeros(n3, np.float32)
     row_min = np.zeros((nv, nv), np.float32)
     bits_p, bits_n = np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v])
-    kernels.triple_counts(bits_p, bits_n, offsets, t_p, t_n)
+    kernels.triple_counts(bits_p, bits_n, *kw, weighted, offsets, t_p, t_n)
     slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
     kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total, filt.threshold,
                          rep_cells, slack, rooms, row_min)
@@ -544,8 +556,8 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     cap = len(quads) + 1
     out_q, out_t = np.zeros((nv, cap, 3), np.int32), np.zeros((nv, cap, 2), np.int32)
     qc, tc = np.zeros(nv, np.int64), np.zeros(nv, np.int64)
-    kernels.scan_quadruples(bits_p, bits_n, offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                            filt.threshold, negations, half, pair, rep_cells, elim, elim_t, elim_const, slack, rooms,
+    kernels.scan_quadruples(bits_p, bits_n, *kw, offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                            filt.threshold, negations, mode, half, pair, rep_cells, elim, elim_t, elim_const, slack, rooms,
                             row_min, True, a_list, cap, out_q, qc, out_t, tc, np.zeros(nv, np.int64))
     assert must4 <= {(int(a), *map(int, r)) for a in range(nv) for r in out_q[a, :qc[a]]}
     assert must_rep <= {(int(a), *map(int, r)) for a in range(nv) for r in out_t[a, :tc[a]]}

@@ -42,6 +42,11 @@ DEVICES = ["cpu", *(["cuda"] if torch.cuda.is_available() else [])]
 
 
 # ----------------------------------------------------------------------------- the setting
+def unweighted_groups(case):
+    """The numba kernels' weight groups of an unweighted case: one group of weight 1 per class."""
+    return (np.array([0, case.bits_p.shape[1]]), np.ones(1), np.array([0, case.bits_n.shape[1]]), np.ones(1))
+
+
 class Case:
     """A random context prepared as search.py prepares it, and one linear filter's weights.
 
@@ -166,8 +171,8 @@ def test_triple_scan_equals_reference_and_contains_numba(device, case, quantile)
     out_count = np.zeros(len(a_list), np.int64)
     out_counted = np.zeros(len(a_list), np.int64)
     f = case.filt
-    kernels.scan_triples(case.bits_p, case.bits_n, f.alpha, f.beta, case.w_single, case.w_pair, case.w_total,
-                         case.threshold, case.negations, np.zeros((m, m)), np.zeros((m, m)), np.zeros(m),
+    kernels.scan_triples(case.bits_p, case.bits_n, *unweighted_groups(case), f.alpha, f.beta, case.w_single, case.w_pair,
+                         case.w_total, case.threshold, case.negations, 0, np.zeros((m, m)), np.zeros((m, m)), np.zeros(m),
                          np.full((m, m), -np.inf), np.full((m, m + 1), -np.inf),
                          a_list, m * m + 1, out_bc, out_count, out_counted)
     numba = {(int(a), int(b), int(c)) for i, a in enumerate(a_list) for b, c in out_bc[i, :out_count[i]]}
@@ -201,15 +206,15 @@ def test_quadruple_scan_equals_reference_and_contains_numba(device, case, quanti
     offsets = kernels.triple_offsets(m)
     n_triples = m * (m - 1) * (m - 2) // 6
     t_p, t_n = np.zeros(n_triples, np.int16), np.zeros(n_triples, np.int16)
-    kernels.triple_counts(case.bits_p, case.bits_n, offsets, t_p, t_n)
+    kernels.triple_counts(case.bits_p, case.bits_n, *unweighted_groups(case), False, offsets, t_p, t_n)
     half, pair = _quadruple_index_tables()
     cap = m**3 + 1
     out_q = np.zeros((len(a_list), cap, 3), np.int32)
     out_t = np.zeros((len(a_list), cap, 2), np.int32)
     counts = [np.zeros(len(a_list), np.int64) for _ in range(3)]
     f = case.filt
-    kernels.scan_quadruples(case.bits_p, case.bits_n, offsets, t_p, t_n, f.alpha, f.beta, case.w_single,
-                            case.w_pair, case.w_total, case.threshold, neg, half, pair, rep_cells,
+    kernels.scan_quadruples(case.bits_p, case.bits_n, *unweighted_groups(case), offsets, t_p, t_n, f.alpha, f.beta,
+                            case.w_single, case.w_pair, case.w_total, case.threshold, neg, 0, half, pair, rep_cells,
                             np.full((m, m), np.inf), np.full((m, m), np.inf), np.full(m, np.inf), case.slack,
                             np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
                             False, a_list, cap, out_q, counts[0], out_t, counts[1], counts[2])
