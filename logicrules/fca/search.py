@@ -255,7 +255,7 @@ def _as_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     if not np.isfinite(w).all() or (w < 0).any():
         raise ValueError("sample_weight must hold finite non-negative numbers (rows of weight 0 are left out)")
     if not (w > 0).any():
-        raise ValueError("sample_weight is 0 on every row; at least one row needs a positive weight")
+        raise ValueError("sample_weight is zero on every row; at least one row needs a positive weight")
     return w
 
 

@@ -161,7 +161,7 @@ def test_time_limit_stops_with_the_best_found_and_says_so():
 def test_bad_weights_and_options():
     X, y, w = random_case(96, n=20, m=4)
     for bad, match in [(w[:-1], "one weight per row"), (-w, "non-negative"), (np.full(20, np.nan), "finite"),
-                       (np.zeros(20), "every row"), ("heavy", "non-negative numbers")]:
+                       (np.zeros(20), "zero on every row"), ("heavy", "non-negative numbers")]:
         with pytest.raises(ValueError, match=match):
             find_best_premises(X, y, sample_weight=bad)
     with pytest.raises(ValueError, match="connectives"):
