@@ -17,9 +17,7 @@ ESTIMATORS = [IdealDNFClassifier, OptimalPremiseClassifier, LPRuleClassifier,
               MedianBinarizer, QuantileBinarizer, ThresholdBinarizer]
 
 
-@parametrize_with_checks([OptimalPremiseClassifier(max_size=2)], expected_failed_checks=lambda est: {
-    "check_sample_weight_equivalence_on_dense_data":
-        "the quantile binarizer's thresholds are fitted unweighted; weights weigh the premise search only"})
+@parametrize_with_checks([OptimalPremiseClassifier(max_size=2)])
 def test_premise_classifier_is_sklearn_compatible(estimator, check):
     check(estimator)
 

@@ -119,44 +119,7 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.pos_label = pos_label
         self.categorical = categorical
 
-    def fit(self, X, y):
-        """Binarize X, search the best premise and return self (see :meth:`RuleClassifier.fit`).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-
-        Returns
-        -------
-        self
-        """
-        return super().fit(X, y)  # the premise search counts unweighted rows
-
-    def fit(self, X, y, sample_weight=None):
-        """Binarize X, find the best premise (with row weights, if given) and return self.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-        y : array-like of shape (n_samples,)
-        sample_weight : array-like of shape (n_samples,), optional
-            Non-negative row weights of the premise search (counts are sums of weights, see
-            :func:`~logicrules.fca.search.find_best_premises`); the binarizer is fitted unweighted.
-
-        Returns
-        -------
-        self
-        """
-        self._sample_weight = sample_weight
-        try:
-            return super().fit(X, y)
-        finally:
-            del self._sample_weight
-
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str], sample_weight=None) -> Formula:
-        if sample_weight is None:
-            sample_weight = getattr(self, "_sample_weight", None)
         frame = pd.DataFrame(Xb, columns=list(names), copy=False)
         results, stats = find_best_premises(
             frame, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,

@@ -132,3 +132,14 @@ def test_sample_weight_reaches_the_search_and_integer_weights_repeat_rows():
         X, y, sample_weight=np.ones(120)).score_
     with pytest.raises(ValueError, match="sample_weight"):
         OptimalPremiseClassifier(binarizer="passthrough", max_size=1).fit(X, y, sample_weight=-w)
+
+
+def test_integer_weights_equal_repetition_with_the_default_binarizer():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({"a": rng.normal(size=80), "b": rng.integers(0, 5, 80).astype(float), "c": rng.random(80)})
+    y = ((X["a"] > 0) & (X["b"] >= 2)).to_numpy() ^ (rng.random(80) < 0.1)
+    reps = rng.integers(0, 4, 80)
+    weighted = OptimalPremiseClassifier(max_size=3).fit(X, y, sample_weight=reps.astype(float))
+    repeated = OptimalPremiseClassifier(max_size=3).fit(X.loc[np.repeat(X.index, reps)], np.repeat(y, reps))
+    assert str(weighted.formula_) == str(repeated.formula_) and weighted.score_ == repeated.score_
+    assert weighted.premises_[0].tp == repeated.premises_[0].tp
