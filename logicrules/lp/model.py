@@ -13,6 +13,11 @@ and whose dual (20) is ``maximize sum(mu)`` subject to ``0 <= mu_i <= c_pos`` an
 ``mu^T A_P <= c``. The negative rows only enter through the column costs, so the model stores
 ``A_P`` (sparse) and the cost vector; the paper's unweighted problem is ``c_pos = c_neg = 1``.
 Class weights (``c_pos``, ``c_neg``) price errors on the two classes separately.
+
+Storage: a dense 0/1 input is kept as a C-ordered ``bool`` array (one byte per cell, against 12
+bytes per nonzero of a float64 CSR matrix, and no index arrays), a sparse input as CSR. Products
+with it run over row blocks of a few MB (:func:`matvec`, :func:`rmatvec`), so no float copy of
+the whole matrix is ever made; the solvers receive CSR only for the (small) reduced problem.
 """
 
 from __future__ import annotations
@@ -22,7 +27,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-__all__ = ["GroupTestingProblem", "as_binary_matrix", "build_problem", "check_lam", "class_costs"]
+__all__ = ["GroupTestingProblem", "as_binary_matrix", "as_compact_matrix", "build_problem",
+           "problem_from_rows", "check_lam", "class_costs", "matvec", "rmatvec", "column_counts", "row_counts",
+           "row_max", "to_csr"]
+
+#: Float64 cells per row block of the blocked products (about 32 MB).
+_BLOCK_CELLS = 1 << 22
 
 
 def as_binary_matrix(A, name: str) -> sparse.csr_array:
@@ -82,6 +92,139 @@ def check_lam(lam) -> float:
     return lam
 
 
+def as_compact_matrix(A, name: str):
+    """Validate a 0/1 matrix and return it in compact storage: dense ``bool`` or CSR.
+
+    Parameters
+    ----------
+    A : array-like or scipy sparse matrix of shape (rows, columns)
+        Entries 0/1 or booleans.
+    name : str
+        Name used in error messages.
+
+    Returns
+    -------
+    ndarray of bool (C order) or scipy.sparse.csr_array
+        A dense input becomes a bool array (the input itself when it already is one: it is only
+        read), a sparse input a float64 CSR array as in :func:`as_binary_matrix`.
+
+    Examples
+    --------
+    >>> as_compact_matrix([[1, 0], [0, 1]], "A").dtype
+    dtype('bool')
+    """
+    if sparse.issparse(A):
+        return as_binary_matrix(A, name)
+    dense = np.asarray(A)
+    if dense.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D 0/1 matrix, got an array with {dense.ndim} dimension(s)")
+    if dense.dtype == bool:
+        return np.ascontiguousarray(dense)
+    if dense.dtype.kind not in "biuf":
+        raise TypeError(f"{name} must hold 0/1 numbers or booleans, got dtype {dense.dtype}")
+    if dense.size and not np.all((dense == 0) | (dense == 1)):
+        raise ValueError(f"{name} must contain only 0 and 1 (found other values, e.g. NaN or 2)")
+    return np.ascontiguousarray(dense != 0)
+
+
+def _row_blocks(n_rows: int, n_columns: int):
+    step = max(1, _BLOCK_CELLS // max(n_columns, 1))
+    for start in range(0, n_rows, step):
+        yield start, min(start + step, n_rows)
+
+
+def matvec(A, v: np.ndarray) -> np.ndarray:
+    """``A @ v`` in float64 for a dense bool or CSR 0/1 matrix, by row blocks.
+
+    Examples
+    --------
+    >>> matvec(np.array([[True, False], [True, True]]), np.array([0.5, 2.0])).tolist()
+    [0.5, 2.5]
+    """
+    v = np.asarray(v, dtype=np.float64)
+    if sparse.issparse(A):
+        return np.asarray(A @ v, dtype=np.float64)
+    out = np.empty(A.shape[0])
+    for start, stop in _row_blocks(*A.shape):
+        out[start:stop] = A[start:stop] @ v
+    return out
+
+
+def rmatvec(A, u: np.ndarray) -> np.ndarray:
+    """``A.T @ u`` in float64 for a dense bool or CSR 0/1 matrix, by row blocks.
+
+    Examples
+    --------
+    >>> rmatvec(np.array([[True, False], [True, True]]), np.array([0.5, 2.0])).tolist()
+    [2.5, 2.0]
+    """
+    u = np.asarray(u, dtype=np.float64)
+    if sparse.issparse(A):
+        return np.asarray(A.T @ u, dtype=np.float64)
+    out = np.zeros(A.shape[1])
+    for start, stop in _row_blocks(*A.shape):
+        out += u[start:stop] @ A[start:stop]
+    return out
+
+
+def column_counts(A) -> np.ndarray:
+    """Number of true cells per column, as float64.
+
+    Examples
+    --------
+    >>> column_counts(np.array([[True, False], [True, True]])).tolist()
+    [2.0, 1.0]
+    """
+    if sparse.issparse(A):
+        return np.asarray(A.sum(axis=0), dtype=np.float64).ravel()
+    return np.count_nonzero(A, axis=0).astype(np.float64)
+
+
+def row_max(A, w: np.ndarray) -> np.ndarray:
+    """Per row, the largest ``w_j`` over its true columns (``-inf`` on a row with none).
+
+    Examples
+    --------
+    >>> row_max(np.array([[True, True], [False, False]]), np.array([0.5, 2.0])).tolist()
+    [2.0, -inf]
+    """
+    from logicrules.lp.kernels import row_max_csr, row_max_dense
+
+    w = np.ascontiguousarray(w, dtype=np.float64)
+    if sparse.issparse(A):
+        return row_max_csr(A.indptr, A.indices, w)
+    return row_max_dense(np.ascontiguousarray(A), w)
+
+
+def row_counts(A) -> np.ndarray:
+    """Number of true cells per row (int64).
+
+    Examples
+    --------
+    >>> row_counts(np.array([[True, True], [False, True]])).tolist()
+    [2, 1]
+    """
+    if sparse.issparse(A):
+        return np.diff(A.indptr).astype(np.int64)
+    return np.count_nonzero(A, axis=1).astype(np.int64)
+
+
+def to_csr(A) -> sparse.csr_array:
+    """The 0/1 matrix as a float64 CSR array (what the LP solvers take).
+
+    Examples
+    --------
+    >>> to_csr(np.array([[True, False]])).toarray().tolist()
+    [[1.0, 0.0]]
+    """
+    if sparse.issparse(A):
+        return sparse.csr_array(A)
+    cols = np.nonzero(A)[1]
+    indptr = np.zeros(A.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.count_nonzero(A, axis=1), out=indptr[1:])
+    return sparse.csr_array((np.ones(cols.size), cols, indptr), shape=A.shape)
+
+
 def class_costs(weights) -> tuple[float, float]:
     """Resolve ``weights`` into the costs ``(c_pos, c_neg)`` of one error on each class.
 
@@ -117,8 +260,8 @@ class GroupTestingProblem:
 
     Attributes
     ----------
-    A_pos : scipy.sparse.csr_array of shape (p, n)
-        Positive rows over the candidate columns (float 0/1).
+    A_pos : ndarray of bool or scipy.sparse.csr_array, shape (p, n)
+        Positive rows over the candidate columns (dense bool, or float 0/1 CSR for sparse input).
     costs : ndarray of shape (n,)
         ``c_j = lam + c_neg * (number of negative rows where column j is 1)``.
     neg_counts : ndarray of shape (n,)
@@ -139,7 +282,7 @@ class GroupTestingProblem:
     ([0.5, 1.5], 0.5)
     """
 
-    A_pos: sparse.csr_array
+    A_pos: np.ndarray | sparse.csr_array
     costs: np.ndarray
     neg_counts: np.ndarray
     lam: float
@@ -176,7 +319,7 @@ class GroupTestingProblem:
 
     def coverage(self, w: np.ndarray) -> np.ndarray:
         """``A_P w``: the (weighted) number of selected columns true on each positive row."""
-        return self.A_pos @ np.asarray(w, dtype=np.float64)
+        return matvec(self.A_pos, w)
 
     def objective(self, w: np.ndarray) -> float:
         """Value of (19) at w with the best slack ``xi = max(0, 1 - A_P w)``."""
@@ -187,12 +330,23 @@ class GroupTestingProblem:
     def integer_objective(self, w: np.ndarray) -> float:
         """Value of the integer program at a 0/1 vector w (uncovered positives pay ``c_pos``)."""
         w = np.asarray(w, dtype=bool)
-        uncovered = self.coverage(w) < 0.5
-        return float(self.costs[w].sum()) + self.row_total(uncovered)
+        return float(self.costs[w].sum()) + self.row_total(~self.covered(w))
+
+    def covered(self, w: np.ndarray) -> np.ndarray:
+        """Boolean mask of the positive rows on which a column of the 0/1 vector w is true."""
+        columns = np.flatnonzero(np.asarray(w, dtype=bool))
+        if columns.size == 0:
+            return np.zeros(self.n_rows, dtype=bool)
+        if sparse.issparse(self.A_pos):
+            return np.asarray(self.A_pos[:, columns].sum(axis=1)).ravel() > 0
+        out = np.empty(self.n_rows, dtype=bool)
+        for start, stop in _row_blocks(*self.A_pos.shape):
+            out[start:stop] = self.A_pos[start:stop, columns].any(axis=1)
+        return out
 
     def dual_slack(self, mu: np.ndarray) -> np.ndarray:
         """Reduced costs ``c - mu^T A_P`` of the columns (all >= 0 when mu is dual feasible)."""
-        return self.costs - self.A_pos.T @ np.asarray(mu, dtype=np.float64)
+        return self.costs - rmatvec(self.A_pos, mu)
 
     def dual_violation(self, mu: np.ndarray) -> float:
         """Largest violation of the dual (20) constraints by mu (0 when feasible)."""
@@ -260,20 +414,78 @@ def build_problem(A_pos, A_neg, lam: float, weights=None, pos_weight=None,
     >>> P.costs.tolist()
     [2.0, 2.0, 1.0]
     """
-    P = as_binary_matrix(A_pos, "A_pos")
-    Z = as_binary_matrix(A_neg, "A_neg")
+    P = as_compact_matrix(A_pos, "A_pos")
+    Z = as_compact_matrix(A_neg, "A_neg")
     if P.shape[1] != Z.shape[1]:
         raise ValueError(f"A_pos and A_neg must have the same columns, got {P.shape[1]} and {Z.shape[1]}")
-    lam = check_lam(lam)
-    c_pos, c_neg = class_costs(weights)
     pos_w = _row_weights(pos_weight, P.shape[0], "pos_weight")
     neg_w = _row_weights(neg_weight, Z.shape[0], "neg_weight")
-    if neg_w is None:
-        neg_counts = np.asarray(Z.sum(axis=0), dtype=np.float64).ravel()
+    neg_counts = column_counts(Z) if neg_w is None else rmatvec(Z, neg_w)
+    return _problem(P, neg_counts, lam, weights, pos_w)
+
+
+def problem_from_rows(A, positive: np.ndarray, negative: np.ndarray, lam: float, weights=None, *,
+                      complement: bool = False, sample_weight=None) -> GroupTestingProblem:
+    """Build the LP (19) from one literal matrix and masks of its positive and negative rows.
+
+    Only the positive rows are copied (the negatives enter through their column counts), so
+    this needs far less memory than slicing ``A[positive]`` and ``A[negative]`` first.
+
+    Parameters
+    ----------
+    A : ndarray of bool, shape (rows, n)
+        Literal matrix (only read).
+    positive, negative : ndarray of bool, shape (rows,)
+        Rows the rule should fire on / should not fire on (disjoint; other rows are ignored).
+    lam, weights
+        As in :func:`build_problem`.
+    complement : bool, default False
+        Build the problem of ``~A`` (the De Morgan dual used for conjunctions) without
+        materializing ``~A``.
+    sample_weight : ndarray of shape (rows,), optional
+        Row weights (finite, > 0; None: all 1), as ``pos_weight`` / ``neg_weight`` of
+        :func:`build_problem`.
+
+    Returns
+    -------
+    GroupTestingProblem
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0, 1], [1, 1, 0], [0, 0, 0]], dtype=bool)
+    >>> P = problem_from_rows(A, np.array([1, 0, 0], bool), np.array([0, 1, 1], bool), lam=1.0)
+    >>> P.costs.tolist()
+    [2.0, 2.0, 1.0]
+    """
+    A = as_compact_matrix(A, "A")
+    positive = np.asarray(positive, dtype=bool)
+    negative = np.asarray(negative, dtype=bool)
+    if positive.shape != (A.shape[0],) or negative.shape != (A.shape[0],):
+        raise ValueError(f"positive and negative must be boolean masks over the {A.shape[0]} rows of A")
+    sw = _row_weights(sample_weight, A.shape[0], "sample_weight")
+    P = A[positive]
+    if complement:
+        P = ~(P.toarray() != 0) if sparse.issparse(P) else ~P
+    rows = np.flatnonzero(negative)
+    if sparse.issparse(A):
+        Z = A[rows]
+        neg = column_counts(Z) if sw is None else rmatvec(Z, sw[rows])
     else:
-        neg_counts = np.asarray(Z.T @ neg_w, dtype=np.float64).ravel()
+        neg = np.zeros(A.shape[1])
+        step = max(1, _BLOCK_CELLS // max(A.shape[1], 1))
+        for start in range(0, rows.size, step):
+            block = rows[start:start + step]
+            neg += np.count_nonzero(A[block], axis=0) if sw is None else sw[block] @ A[block]
+    if complement:
+        neg = (float(rows.size) if sw is None else float(sw[rows].sum())) - neg
+    return _problem(P, neg, lam, weights, None if sw is None else sw[positive])
+
+
+def _problem(P, neg_counts: np.ndarray, lam, weights, pos_weight) -> GroupTestingProblem:
+    lam = check_lam(lam)
+    c_pos, c_neg = class_costs(weights)
     costs = lam + c_neg * neg_counts
-    return GroupTestingProblem(P, costs, neg_counts, lam, c_pos, c_neg, pos_w)
+    return GroupTestingProblem(P, costs, neg_counts, lam, c_pos, c_neg, pos_weight)
 
 
 def _row_weights(weights, n: int, name: str) -> np.ndarray | None:

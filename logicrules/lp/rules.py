@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, sparse
 
-from logicrules.lp.model import build_problem, class_costs
+from logicrules.lp.model import class_costs, problem_from_rows
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening, upper_bound
 from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
@@ -131,12 +131,21 @@ def learn_or_rule(A, y, lam: float, *, weights=None, solver: str = "highs", scre
     [0]
     """
     A, y = _check_data(A, y)
+    return _learn_clause(A, y, ~y, lam, weights=weights, solver=solver, screening=screening,
+                         row_sampling=row_sampling, rounding=rounding, time_limit=time_limit,
+                         random_state=random_state, sample_weight=_sample_weight(sample_weight, y))
+
+
+def _learn_clause(A: np.ndarray, positive: np.ndarray, negative: np.ndarray, lam: float, *,
+                  complement: bool = False, weights=None, solver: str = "highs", screening: bool = True,
+                  row_sampling=None, rounding: str = "threshold", time_limit: float | None = None,
+                  random_state=None, sample_weight: np.ndarray | None = None) -> ClauseFit:
+    """:func:`learn_or_rule` on the rows ``positive`` / ``negative`` of A (or of ``~A`` with
+    ``complement``), without copying the negative rows or complementing A."""
     if rounding not in ("threshold", "exact"):
         raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
-    sw = _sample_weight(sample_weight, y)
-    problem = build_problem(sparse.csr_array(A[y]), sparse.csr_array(A[~y]), lam, weights,
-                            pos_weight=None if sw is None else sw[y],
-                            neg_weight=None if sw is None else sw[~y])
+    problem = problem_from_rows(A, positive, negative, lam, weights, complement=complement,
+                                sample_weight=sample_weight)
     integral = rounding == "exact"
     fraction = _sampling_fraction(row_sampling, problem.n_rows)
     if fraction is not None and problem.n_rows > 1:
@@ -168,7 +177,9 @@ def learn_and_rule(A, y, lam: float, *, weights=None, **options) -> ClauseFit:
     """
     A, y = _check_data(A, y)
     c_pos, c_neg = class_costs(weights)
-    return learn_or_rule(~A, ~y, lam, weights=(c_neg, c_pos), **options)
+    sample_weight = _sample_weight(options.pop("sample_weight", None), y)
+    return _learn_clause(A, ~y, y, lam, complement=True, weights=(c_neg, c_pos), sample_weight=sample_weight,
+                         **options)
 
 
 def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_weight=None,
@@ -198,9 +209,8 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
     for _ in range(int(max_clauses)):
         if not remaining.any():
             break
-        rows = remaining | ~y
-        clause = learn_and_rule(A[rows], y[rows], lam, weights=weights,
-                                sample_weight=None if sw is None else sw[rows], **options)
+        clause = _learn_clause(A, ~y, remaining, lam, complement=True, weights=(c_neg, c_pos),
+                               sample_weight=sw, **options)
         fit.fits.append(clause)
         fires = A[:, clause.columns].all(axis=1)
         new_tp = float(row_weight[fires & remaining].sum())

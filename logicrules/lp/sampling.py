@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 
-from logicrules.lp.model import GroupTestingProblem, build_problem
+from logicrules.lp.model import GroupTestingProblem, build_problem, row_counts
 from logicrules.lp.screening import greedy_fill, repair_dual, solve_with_screening
 from logicrules.lp.solvers import LPResult, solve_problem
 
@@ -183,7 +183,7 @@ def solve_with_row_sampling(A_pos, A_neg, lam: float, sample_size=0.1, *, heuris
             small = solve_problem(sub, solver=solver, time_limit=time_limit, merge_rows=merge_rows)
         mu = extend_problem_dual(problem, rows, small.dual, heuristic=heuristic, w=small.w)
         if polish:
-            mu = greedy_fill(problem, mu, np.argsort(np.diff(problem.A_pos.indptr), kind="stable"),
+            mu = greedy_fill(problem, mu, np.argsort(row_counts(problem.A_pos), kind="stable"),
                              fractional=True)
         lower, upper = float(mu.sum()), problem.objective(small.w)
         history.append({"rows": int(rows.size), "lower": lower, "upper": upper, "seconds": small.seconds})

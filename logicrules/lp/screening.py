@@ -5,7 +5,7 @@ For a feasible dual mu of (20) and the value V of a feasible integral solution o
 0), which is the dual bound (22) of the LP left after fixing. When that bound exceeds V, no
 optimal integral rule uses column j, and the column can be dropped before solving. The bound is
 ``c_j + sum(mu) - (mu^T A_P)_j`` = the dual value plus the reduced cost of column j, so it is
-computed for all columns with one sparse product.
+computed for all columns with one (blocked) matrix product.
 
 Screening needs a good pair (mu, V) cheaply, before any LP is solved: :func:`greedy_dual` builds
 a feasible dual from column shares and a greedy fill, and :func:`greedy_cover` and
@@ -18,8 +18,10 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from scipy import sparse
 
-from logicrules.lp.model import GroupTestingProblem, build_problem
+from logicrules.lp.kernels import fill_csr, fill_dense
+from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
 from logicrules.lp.solvers import LPResult, solve_problem
 
 __all__ = ["screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
@@ -74,7 +76,7 @@ def screen_problem(problem: GroupTestingProblem, mu: np.ndarray, upper: float) -
 def repair_dual(problem: GroupTestingProblem, mu: np.ndarray) -> np.ndarray:
     """Make a nearly feasible dual (solver round-off) exactly feasible by clipping and scaling."""
     mu = np.clip(np.asarray(mu, dtype=np.float64), 0.0, problem.row_costs)
-    load = problem.A_pos.T @ mu
+    load = rmatvec(problem.A_pos, mu)
     over = load > problem.costs
     if over.any():
         mu = mu * float(np.min(problem.costs[over] / load[over]))
@@ -87,8 +89,9 @@ def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, 
 
     With ``fractional=False`` (the paper's H1 step) a row gets ``mu_k = c_pos`` when every column
     true on it still has slack >= c_pos, and keeps its value otherwise; with ``fractional=True``
-    it is raised by as much as the tightest column allows. One pass over the rows' nonzeros;
-    the scan is sequential by definition (each decision changes the slack the next one sees).
+    it is raised by as much as the tightest column allows. One compiled pass over the rows
+    (:mod:`logicrules.lp.kernels`); the scan is sequential by definition (each decision changes
+    the slack the next one sees).
 
     Parameters
     ----------
@@ -106,24 +109,13 @@ def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, 
     mu = np.array(mu, dtype=np.float64)
     slack = problem.dual_slack(mu)
     A = problem.A_pos
-    indptr, indices = A.indptr, A.indices
-    caps = problem.row_costs.tolist()
-    tol = 1e-12 * max(1.0, max(caps, default=0.0))
-    for k in np.asarray(rows, dtype=np.intp).tolist():
-        cols = indices[indptr[k]:indptr[k + 1]]
-        cap = caps[k]
-        room = cap - mu[k]
-        if room <= tol:
-            continue
-        tight = slack[cols].min() if cols.size else np.inf
-        if fractional:
-            step = min(room, tight)
-            if step > tol:
-                mu[k] += step
-                slack[cols] -= step
-        elif tight >= room - tol:
-            mu[k] = cap
-            slack[cols] -= room
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    caps = np.ascontiguousarray(problem.row_costs, dtype=np.float64)
+    tol = 1e-12 * max(1.0, float(caps.max(initial=0.0)))
+    if sparse.issparse(A):
+        fill_csr(A.indptr, A.indices, slack, mu, rows, caps, tol, bool(fractional))
+    else:
+        fill_dense(np.ascontiguousarray(A), slack, mu, rows, caps, tol, bool(fractional))
     return mu
 
 
@@ -141,15 +133,10 @@ def greedy_dual(problem: GroupTestingProblem) -> np.ndarray:
     [0.5, 0.5, 1.0]
     """
     A = problem.A_pos
-    counts = np.asarray(A.sum(axis=0), dtype=np.float64).ravel()
+    counts = column_counts(A)
     share = np.divide(problem.costs, counts, out=np.full_like(counts, np.inf), where=counts > 0)
-    nnz = np.diff(A.indptr)
-    mu = problem.row_costs.copy()
-    filled = nnz > 0
-    if A.nnz:
-        starts = A.indptr[:-1][filled]
-        mins = np.minimum.reduceat(share[A.indices], starts)
-        mu[filled] = np.minimum(mu[filled], mins)
+    nnz = row_counts(A)
+    mu = np.minimum(problem.row_costs, -row_max(A, -share))   # least share over the row's columns
     mu = repair_dual(problem, mu)
     order = np.argsort(nnz, kind="stable")
     return greedy_fill(problem, mu, order, fractional=True)
@@ -167,21 +154,28 @@ def greedy_cover(problem: GroupTestingProblem) -> np.ndarray:
     >>> greedy_cover(P).tolist()
     [True, False]
     """
-    A_T = problem.A_pos.T.tocsr()
+    A = problem.A_pos
+    column_rows = A.T.tocsr() if sparse.issparse(A) else None
     w = np.zeros(problem.n_columns, dtype=bool)
-    uncovered = np.ones(problem.n_rows, dtype=np.float64)
+    uncovered = np.ones(problem.n_rows, dtype=bool)
+    weighted = problem.row_weights is not None
+    # per column: the (weighted) number of uncovered positive rows it is true on
+    open_rows = rmatvec(A, problem.row_costs) if weighted else column_counts(A)
     tol = problem.tolerance()
     for _ in range(problem.n_columns):
-        if problem.row_weights is None:
-            gain = problem.c_pos * (A_T @ uncovered) - problem.costs
-        else:
-            gain = A_T @ (problem.row_costs * uncovered) - problem.costs
+        gain = (open_rows if weighted else problem.c_pos * open_rows) - problem.costs
         gain[w] = -np.inf
         j = int(np.argmax(gain)) if gain.size else -1
         if j < 0 or gain[j] <= tol:
             break
         w[j] = True
-        uncovered[A_T.indices[A_T.indptr[j]:A_T.indptr[j + 1]]] = 0.0
+        if column_rows is None:
+            newly = np.flatnonzero(uncovered & A[:, j])
+        else:
+            newly = column_rows.indices[column_rows.indptr[j]:column_rows.indptr[j + 1]]
+            newly = newly[uncovered[newly]]
+        open_rows -= rmatvec(A[newly], problem.row_costs[newly]) if weighted else column_counts(A[newly])
+        uncovered[newly] = False
     return w
 
 
@@ -212,11 +206,15 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
     if values.size > max_thresholds:
         values = np.unique(np.quantile(values, np.linspace(0, 1, max_thresholds), method="nearest"))
     W = w[:, None] >= values[None, :]                                   # (n, t)
-    covered = (problem.A_pos @ W.astype(np.float64)) >= 0.5             # (p, t)
+    # a row is covered at threshold t iff its largest w over its true columns is >= t
+    reach = row_max(problem.A_pos, w)
+    order = np.argsort(reach, kind="stable")
+    below = np.searchsorted(reach[order], values, side="left")         # rows with reach < t
     if problem.row_weights is None:
-        scores = problem.costs @ W + problem.c_pos * (~covered).sum(axis=0)
+        scores = problem.costs @ W + problem.c_pos * below
     else:
-        scores = problem.costs @ W + problem.row_costs @ (~covered)
+        lost = np.concatenate([[0.0], np.cumsum(problem.row_costs[order])])
+        scores = problem.costs @ W + lost[below]
     return W[:, int(np.argmin(scores))]
 
 
@@ -246,7 +244,8 @@ def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tu
 
 def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | None = None,
                          w_hint: np.ndarray | None = None, solver: str = "highs", integral: bool = False,
-                         time_limit: float | None = None, merge_rows: bool = True) -> LPResult:
+                         time_limit: float | None = None, merge_rows: bool = True,
+                         max_working: int = 64) -> LPResult:
     """Screen the columns, solve the reduced problem, and certify the optimum of the full one.
 
     The integer program (``integral=True``) is solved on the kept columns only: screening is
@@ -256,6 +255,14 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     reduced cost are put back and the reduced LP is solved again, until the dual is feasible
     for the full problem. The result is then the optimum of the full LP (primal value = dual
     value), with a dual feasible for the full (20).
+
+    The LP relaxation is solved by column generation over the kept columns: when more than
+    ``max_working`` columns survive screening, the first reduced LP takes the most promising
+    ones (smallest screening bound, plus the support of ``w_hint`` and of the best integral
+    rule); identical rows are merged over the working columns, so the reduced LP has one
+    constraint per distinct row pattern; every round prices all columns with the reduced dual
+    and adds those with a negative reduced cost. The final dual prices every column nonnegatively, so the
+    optimum is that of the full LP.
 
     Parameters
     ----------
@@ -267,6 +274,8 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     solver, integral, time_limit, merge_rows
         As in :func:`solve_relaxation`; identical rows are merged by default (the reduced
         problem has few columns, so many positive rows coincide on them).
+    max_working : int, default 64
+        Largest first working set of the column generation (LP relaxation only).
 
     Returns
     -------
@@ -283,30 +292,47 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     """
     start = time.perf_counter()
     mu = greedy_dual(problem) if dual is None else repair_dual(problem, dual)
-    upper, _ = upper_bound(problem, w_hint)
+    upper, best_rule = upper_bound(problem, w_hint)
+    bound = problem.dual_slack(mu) + float(np.sum(mu))
     keep = screen_problem(problem, mu, upper)
     screened_by_test = int((~keep).sum())
+    working = keep.copy()
+    if not integral and keep.sum() > max_working:
+        working = _first_working_set(bound, keep, best_rule, w_hint, max_working)
     rounds = 0
+    tol = problem.tolerance()
     while True:
         rounds += 1
-        columns = np.flatnonzero(keep)
+        columns = np.flatnonzero(working)
         reduced = solve_problem(problem.restrict_columns(columns), solver=solver, integral=integral,
                                 time_limit=time_limit, merge_rows=merge_rows)
         if integral:
             break
         slack = problem.dual_slack(reduced.dual)
-        priced_in = ~keep & (slack < -problem.tolerance())
+        priced_in = ~working & (slack < -tol)
         if not priced_in.any():
             break
-        keep |= priced_in
+        working |= priced_in
     w = np.zeros(problem.n_columns)
     w[columns] = reduced.w
     dual_full = None if integral else repair_dual(problem, reduced.dual)
     return LPResult(
         objective=reduced.objective, w=w, xi=reduced.xi, dual=dual_full, status=reduced.status,
         seconds=time.perf_counter() - start, solver=reduced.solver, integral=integral,
-        n_columns=problem.n_columns, n_rows=problem.n_rows, columns_screened=int((~keep).sum()),
+        n_columns=problem.n_columns, n_rows=problem.n_rows, columns_screened=int((~working).sum()),
         lower_bound=float(dual_full.sum()) if dual_full is not None else reduced.lower_bound,
         details={"upper_bound": upper, "screening_dual_value": float(mu.sum()),
-                 "screened_by_test": screened_by_test, "pricing_rounds": rounds},
+                 "screened_by_test": screened_by_test, "pricing_rounds": rounds,
+                 "working_columns": int(columns.size)},
     )
+
+
+def _first_working_set(bound: np.ndarray, keep: np.ndarray, rule: np.ndarray, w_hint, size: int) -> np.ndarray:
+    """Kept columns with the smallest screening bounds, plus the hint's and the rule's support."""
+    working = keep & rule
+    if w_hint is not None:
+        working |= keep & (np.asarray(w_hint, dtype=np.float64) > 1e-9)
+    kept = np.flatnonzero(keep & ~working)
+    room = max(size - int(working.sum()), 0)
+    working[kept[np.argsort(bound[kept], kind="stable")[:room]]] = True
+    return working
