@@ -20,12 +20,11 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted, column_or_1d,
                                       has_fit_parameter, validate_data)
 
-from logicrules import probability
-from logicrules.checklist import AtLeast
+from logicrules import presentation, probability
 from logicrules.conditions import with_conditions
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
-from logicrules.formula import Formula, Literal, conjunction, disjunction
+from logicrules.formula import Formula, Literal
 from logicrules.memory import MemoryBudget
 from logicrules.simplify import simplify_on_domain
 from logicrules.validation import as_boolean_matrix, pack_boolean_rows
@@ -430,7 +429,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             masks = (self._literal_matrix(Xb, terms[0]).sum(axis=1) >= self.formula_.m)[:, None]
             return masks, np.ones(1, dtype=bool), False
         if not terms:
-            return np.zeros((_n_rows(Xb), 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
+            return np.zeros((presentation.n_rows(Xb), 0), dtype=bool), np.zeros(0, dtype=bool), kind != "dnf"
         masks = np.column_stack([
             self._literal_matrix(Xb, term).all(axis=1) if kind == "dnf"
             else ~self._literal_matrix(Xb, term).any(axis=1)
@@ -524,52 +523,18 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         return self.formula_.to_sympy()
 
     def _terms(self) -> tuple[str, list[list[Literal]]]:
-        """The formula as ``("dnf", terms)`` or ``("cnf", clauses)``, each a list of literal lists."""
-        formula = self.formula_
-        if isinstance(formula, AtLeast) and all(isinstance(op, Literal) for op in formula.operands):
-            return "checklist", [list(formula.operands)]
-        clauses = _cnf_clauses(formula)
-        if clauses is not None and len(clauses) > 1:
-            return "cnf", clauses
-        try:
-            return "dnf", formula.conjunctions()
-        except TypeError:
-            return "dnf", formula.to_dnf().conjunctions()
+        """The formula as ``("dnf", terms)``, ``("cnf", clauses)`` or ``("checklist", [items])``."""
+        return presentation.rule_parts(self.formula_)
 
     def _literal_matrix(self, Xb: np.ndarray, literals: list[Literal]) -> np.ndarray:
         """Truth values (n, len(literals)) of literals over the binarized attributes."""
-        index = {name: j for j, name in enumerate(self.attribute_names_)}
-        if not literals:
-            return np.zeros((_n_rows(Xb), 0), dtype=bool)
-        positions = [index[lit.attribute] for lit in literals]
-        if isinstance(Xb, FormalContext):  # unpack only the columns the literals read
-            cols = np.ascontiguousarray(bitset.unpack(Xb.bits[positions], Xb.n_objects).T)
-        else:
-            cols = Xb[:, positions]
-        return cols ^ np.array([lit.negated for lit in literals], dtype=bool)
+        return presentation.literal_matrix(Xb, self.attribute_names_, literals)
 
     def _rules_frame(self, Xb: np.ndarray | FormalContext, y: np.ndarray) -> pd.DataFrame:
-        kind, terms = self._terms()
-        n = _n_rows(Xb)
-        rows = []
-        for term in terms:
-            truth = self._literal_matrix(Xb, term)
-            if kind == "checklist":
-                fires = truth.sum(axis=1) >= self.formula_.m
-            else:
-                fires = truth.all(axis=1) if kind == "dnf" else truth.any(axis=1)
-            support = int(fires.sum())
-            positives = int((fires & y).sum())
-            rows.append({
-                "rule": str(self.formula_) if kind == "checklist" else _term_text(term, kind),
-                "support": support,
-                "precision": positives / support if support else float("nan"),
-                "coverage": support / n if n else float("nan"),
-            })
-        return pd.DataFrame(rows, columns=["rule", "support", "precision", "coverage"])
+        return presentation.rules_frame(self.formula_, Xb, self.attribute_names_, y, self._evaluate(Xb))
 
     def get_rules(self, X=None, y=None) -> pd.DataFrame:
-        """One row per conjunction (DNF) or clause (CNF) of the rule.
+        """The rule term by term (clause by clause, or as one checklist), then as a whole.
 
         Parameters
         ----------
@@ -579,8 +544,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         Returns
         -------
         DataFrame
-            Columns ``rule`` (text), ``support`` (rows where the term holds), ``precision``
-            (fraction of those in the positive class) and ``coverage`` (support / rows).
+            One row per term of a DNF, clause of a CNF, or the checklist (``at least m of:
+            ...``), then a last row for the whole rule. Columns ``rule`` (text), ``part``
+            (``"term"``, ``"clause"``, ``"checklist"`` or ``"rule"``), ``size`` (literals),
+            ``support`` (rows where it holds), ``precision`` (fraction of those in the
+            positive class; NaN without support) and ``coverage`` (support / rows).
         """
         check_is_fitted(self, "formula_")
         if X is None:
@@ -600,17 +568,23 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
     def explain(self, X) -> list[str]:
         """Say per row why the rule predicts what it does.
 
-        For a DNF rule, a positive row gets the conjunction that fires on it and a negative row
-        gets, for every conjunction, one literal of it that is false on the row. For a CNF rule,
-        a negative row gets the clause that fails and a positive row one true literal per clause.
+        For a DNF rule, a positive row gets the term that fires on it and a negative row one
+        false literal of every term (a literal false in several terms is named once). For a CNF
+        rule, a negative row gets the clause that fails and a positive row one true literal of
+        every clause. For a checklist, the items that hold and how many are needed. A literal
+        that a missing value decides says so (``age > 55 is false (age is missing)``). With
+        more than two classes, each row is explained by the rule of its predicted class.
 
-        With more than two classes, each row is explained by the rule of its predicted class.
+        Parameters
+        ----------
+        X : DataFrame or array-like of shape (n_samples, n_features)
 
         Returns
         -------
         list of str
             One explanation per row, starting with the predicted label.
         """
+        check_is_fitted(self, "formula_")
         if self._is_multiclass():
             frame = self._binarized_frame(X)
             predicted = self.classes_[self._proba(frame.to_numpy()).argmax(axis=1)]
@@ -624,46 +598,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                         # a class whose rule does not fire wins only where no rule fires
                         texts[i] = f"{label}: {reason}" if fired else f"{label}: no rule fires ({reason})"
             return texts
+        X = self._check_X(X, reset=False)
         Xb = self.binarize(X)
-        kind, terms = self._terms()
-        n = Xb.shape[0]
-        prediction = self._evaluate(Xb)
-        parts: list[list[str]] = [[] for _ in range(n)]
-        for term in terms:
-            truth = self._literal_matrix(Xb, term)
-            if kind == "checklist":
-                m = self.formula_.m
-                for i in range(n):
-                    true_items = [_literal_text(lit) for lit, t in zip(term, truth[i]) if t]
-                    count = f"{len(true_items)} of the {len(term)} items hold (at least {m} needed)"
-                    parts[i].append(f"{count}: {', '.join(true_items)}" if true_items else count)
-            elif kind == "dnf":
-                holds = truth.all(axis=1)
-                witness = np.argmin(truth, axis=1) if term else np.zeros(n, dtype=np.intp)
-                for i in range(n):
-                    if prediction[i] and holds[i] and not parts[i]:
-                        parts[i].append(f"{_term_text(term, kind)} holds")
-                    elif not prediction[i]:
-                        parts[i].append(f"{_literal_text(term[witness[i]])} is false")
-            else:
-                holds = truth.any(axis=1)
-                witness = np.argmax(truth, axis=1)
-                for i in range(n):
-                    if not prediction[i] and not holds[i] and not parts[i]:
-                        parts[i].append(f"clause {_term_text(term, kind)} fails")
-                    elif prediction[i]:
-                        parts[i].append(f"{_literal_text(term[witness[i]])} is true")
-        labels = self._binary_labels()[prediction.astype(np.intp)]
-        texts = []
-        for i in range(n):
-            if kind == "dnf" and not terms:
-                reason = "the rule is FALSE"
-            elif kind == "dnf" and terms == [[]]:
-                reason = "the rule is TRUE"
-            else:
-                reason = "; ".join(parts[i])
-            texts.append(f"{labels[i]}: {reason}")
-        return texts
+        frame = X if hasattr(X, "iloc") else pd.DataFrame(X, columns=self._input_names(), copy=False)
+        columns = {c.column for c in self._conditions().values()}
+        missing = {str(c): frame[c].isna().to_numpy() for c in frame.columns if str(c) in columns}
+        labels = self._binary_labels()
+        return presentation.explanations(self.formula_, Xb, self.attribute_names_, self._evaluate(Xb),
+                                         labels, missing)
 
     def __str__(self) -> str:
         if hasattr(self, "formula_") and isinstance(self.formula_, dict):
@@ -671,7 +613,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                              + [f"  IF {formula} THEN {label}" for label, formula in self.formula_.items()])
         if hasattr(self, "formula_"):
             negative, positive = self._binary_labels()
-            return f"{type(self).__name__}: IF {self.formula_} THEN {positive} ELSE {negative}"
+            head = f"{type(self).__name__}: IF {self.formula_} THEN {positive} ELSE {negative}"
+            return f"{head}\n{presentation.rules_table(self.rules_)}"
         return repr(self)
 
     def __sklearn_tags__(self):
@@ -688,36 +631,3 @@ def _check_no_missing_labels(y: Any) -> None:
     if missing.size:
         raise ValueError(f"y contains {missing.size} missing value(s) (None/NaN), e.g. at position(s) "
                          f"{missing[:5].tolist()}; remove those rows or give them a class")
-
-
-def _n_rows(Xb: np.ndarray | FormalContext) -> int:
-    return Xb.n_objects if isinstance(Xb, FormalContext) else Xb.shape[0]
-
-
-def _literal_text(literal: Literal) -> str:
-    return str(literal)
-
-
-def _term_text(term: list[Literal], kind: str) -> str:
-    if not term:
-        return "TRUE" if kind == "dnf" else "FALSE"
-    return str(conjunction(*term) if kind == "dnf" else disjunction(*term))
-
-
-def _cnf_clauses(formula: Formula) -> list[list[Literal]] | None:
-    """Clauses of a CNF-shaped formula (an AND of ORs of literals), else None."""
-    from logicrules.formula import And, Or
-
-    if not isinstance(formula, And):
-        return None
-    clauses = []
-    for operand in formula.operands:
-        if isinstance(operand, Literal):
-            clauses.append([operand])
-        elif isinstance(operand, Or) and all(isinstance(o, Literal) for o in operand.operands):
-            clauses.append(list(operand.operands))
-        else:
-            return None
-    if all(len(c) == 1 for c in clauses):
-        return None  # a plain conjunction reads better as one DNF term
-    return clauses

@@ -468,7 +468,7 @@ def to_markdown(summary: pd.DataFrame, digits: int = 3,
 
 
 # ------------------------------------------------------------------ formula comparison
-def compare_formulas(models: Mapping[str, Any], X: Any = None) -> pd.DataFrame:
+def compare_formulas(models: Mapping[str, Any], X: Any = None, *, on_domain: bool = False) -> pd.DataFrame:
     """Compare the rules of fitted models pairwise: equivalence, agreement, shared attributes.
 
     Equivalence is decided by :func:`logicrules.equivalence.equivalent` on the formulas as
@@ -488,6 +488,12 @@ def compare_formulas(models: Mapping[str, Any], X: Any = None) -> pd.DataFrame:
         ``compare_learners(..., return_estimators=True)``).
     X : DataFrame or array-like, optional
         Raw rows (as given to ``predict``) on which to measure agreement.
+    on_domain : bool, default False
+        Decide ``equivalent`` on the data's domain instead: the literals are the binarizers'
+        conditions on the original columns (``age > 54.5`` implies ``age > 50``), compared on
+        every value a column can take (its categories seen at fit, missing values where the
+        policy allows), so formulas over different binarizations of the same columns compare
+        meaningfully.
 
     Returns
     -------
@@ -531,7 +537,7 @@ def compare_formulas(models: Mapping[str, Any], X: Any = None) -> pd.DataFrame:
         cols_a, cols_b = _columns_of(ma, attrs_a), _columns_of(mb, attrs_b)
         rows.append({
             "model_a": a, "model_b": b, "formula_a": str(fa), "formula_b": str(fb),
-            "equivalent": bool(equivalent(fa, fb)),
+            "equivalent": bool(equivalent(fa, fb, domain=_joint_domain(ma, mb) if on_domain else None)),
             "same_attributes": list(getattr(ma, "attribute_names_", []))
             == list(getattr(mb, "attribute_names_", [])),
             "agreement": float(np.mean(positive[a] == positive[b])) if X is not None else np.nan,
@@ -540,6 +546,20 @@ def compare_formulas(models: Mapping[str, Any], X: Any = None) -> pd.DataFrame:
             "attribute_jaccard": len(shared) / len(union) if union else 1.0,
         })
     return pd.DataFrame(rows)
+
+
+def _joint_domain(*models: Any):
+    """The domain of several fitted models' binarizers: their conditions and categories."""
+    from logicrules.conditions import Domain
+
+    conditions, categories = [], {}
+    for model in models:
+        binarizer = getattr(model, "binarizer_", None)
+        conditions += list(getattr(binarizer, "conditions_", None) or ())
+        for column, values in (getattr(binarizer, "categories_", None) or {}).items():
+            categories.setdefault(column, [])
+            categories[column] += [v for v in values if v not in categories[column]]
+    return Domain(conditions, categories, unseen_categories=False)
 
 
 def _columns_of(model: Any, attributes: set[str]) -> set[str]:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from logicrules.checklist import AtLeast, _counter
+from logicrules.conditions import Domain
 from logicrules.formula import (
     FALSE,
     TRUE,
@@ -28,8 +29,10 @@ from logicrules.formula import (
     Formula,
     Literal,
     Or,
+    _BoolAlgebra,
     _count,
     _evaluate_bits_on,
+    _literals_of,
     _ordered,
     _truth_table,
 )
@@ -41,7 +44,8 @@ TRUTH_TABLE_MAX_VARIABLES = 20
 
 
 def equivalent(f: Formula, g: Formula,
-               max_table_variables: int = TRUTH_TABLE_MAX_VARIABLES) -> bool:
+               max_table_variables: int = TRUTH_TABLE_MAX_VARIABLES, *, domain: Any = None,
+               unseen_categories: bool = False) -> bool:
     """Whether ``f`` and ``g`` are logically equivalent (exact).
 
     With ``k`` attributes in the union of both formulas, ``k <= max_table_variables`` is decided
@@ -51,11 +55,23 @@ def equivalent(f: Formula, g: Formula,
     CNF conversion distributes and can blow up exponentially; the encoding is linear and
     equisatisfiable).
 
+    With ``domain`` (the binarization), the formulas are compared on the data's domain
+    instead: only on the truth assignments that raw rows can produce, the attributes being
+    conditions on columns (those the literals carry, and those of the domain). Then
+    ``vote == y`` and ``vote != n`` are equivalent on a column whose values are y and n.
+
     Parameters
     ----------
     f, g : Formula
     max_table_variables : int, default 20
         Largest variable count for the truth-table method (memory ``2**k / 8`` bytes per node).
+    domain : Domain, fitted binarizer, fitted model or conditions, optional
+        The binarization (see :meth:`logicrules.conditions.Domain.of`); a binarizer also
+        gives the categories it saw at fit.
+    unseen_categories : bool, default False
+        With ``domain``: whether a categorical column may hold a value other than its
+        categories seen at fit (the binarizers accept one at transform). By default the
+        comparison is on the values seen at fit.
 
     Returns
     -------
@@ -74,6 +90,8 @@ def equivalent(f: Formula, g: Formula,
             raise TypeError(f"equivalent() compares Formula objects, got {type(h).__name__}")
     if f == g:
         return True
+    if domain is not None:
+        return _equivalent_on_domain(f, g, Domain.of(domain, unseen_categories=unseen_categories))
     attributes = _ordered(f.attributes | g.attributes)
     if len(attributes) <= _count(max_table_variables, "max_table_variables"):
         table = _truth_table(len(attributes))
@@ -81,6 +99,18 @@ def equivalent(f: Formula, g: Formula,
         n = 1 << len(attributes)
         return bool(np.array_equal(_evaluate_bits_on(f, rows, n), _evaluate_bits_on(g, rows, n)))
     return not _xor_satisfiable(f, g, attributes)
+
+
+def _equivalent_on_domain(f: Formula, g: Formula, domain: Domain) -> bool:
+    """Equal on every realizable assignment of the union of both formulas' attributes."""
+    leaves = {**_literals_of(f), **_literals_of(g)}
+    conditions = {a: lit.condition for (a, _), lit in leaves.items() if lit.condition is not None}
+    attributes = _ordered(f.attributes | g.attributes)
+    codes = domain.assignments(attributes, conditions)
+    shifts = np.arange(len(attributes), dtype=np.int64)
+    columns = dict(zip(attributes, ((codes[None, :] >> shifts[:, None]) & 1).astype(bool)))
+    return bool(np.array_equal(f._fold(_BoolAlgebra(columns, codes.size)),
+                               g._fold(_BoolAlgebra(columns, codes.size))))
 
 
 def agreement(f: Formula, g: Formula, X: Any, feature_names: Sequence[str] | None = None) -> float:

@@ -353,7 +353,8 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     meanings = pd.DataFrame([(str(lit), *literal_meaning(model, lit)) for lit in literals],
                             columns=["literal", "true when", "when the value is missing"])
     term_label = "term" if kind == "dnf" else "clause"
-    rules_table = _table(rules.rename(columns={"rule": term_label}), numeric=("support", "precision", "coverage"),
+    shown = rules[["rule", "support", "precision", "coverage"]]  # the last row: the whole rule
+    rules_table = _table(shown.rename(columns={"rule": term_label}), numeric=("support", "precision", "coverage"),
                          formats={"precision": ".3f", "coverage": ".3f"})
     sections = [
         ("The rule", f'<div class="rule">{_rule_words(model, kind, terms, positive, negative)}</div>'

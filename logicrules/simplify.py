@@ -12,8 +12,9 @@ built from the literals' conditions) in two steps:
 2. *minimal DNF with don't-cares* (at most ``max_variables`` attributes): the truth
    assignments no row can produce are don't-cares; all prime implicants of the true and
    don't-care assignments (Quine-McCluskey, vectorized), then a cover of the true assignments
-   of least total literal count (then fewest terms) by an integer program. The DNF replaces
-   the formula when it has fewer literals.
+   of least total literal count (then fewest terms) by an integer program (within a time
+   limit: a random function of 10 variables may take longer, and then gets the best cover
+   found). The DNF replaces the formula when it has fewer literals.
 
 Both steps are exact on the domain: the result agrees with the input on every row the
 binarizer can produce, missing values included. Threshold nodes (``AtLeast``) are kept as
@@ -109,7 +110,7 @@ def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[
 
 
 def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,
-                conditions: dict | None = None, time_limit: float = 10.0) -> Formula:
+                conditions: dict | None = None, time_limit: float = 1.0) -> Formula:
     """A DNF of least literal count (then fewest terms) equal to ``formula`` on the domain.
 
     Parameters
@@ -121,8 +122,9 @@ def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribu
         Order of the literals within a term.
     conditions : dict of attribute to Condition, optional
         Conditions of the formula's attributes (default: those its literals carry).
-    time_limit : float, default 10
-        Seconds for the covering program; when it stops early, its best cover is used.
+    time_limit : float, default 1
+        Seconds for the covering program; when it stops early, its best cover is used (short,
+        exact, not proved least).
 
     Returns
     -------
@@ -215,24 +217,29 @@ def prime_implicants(minterms: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarr
 def _least_cover(covers: np.ndarray, n_literals: np.ndarray, time_limit: float) -> list[int]:
     """Primes covering every column at least literal cost (then fewest primes): a 0/1 program.
 
-    Falls back to the greedy cover (most newly covered per prime, then fewer literals) when the
-    solver returns nothing.
+    Essential primes (the only cover of some column) are taken first; the program covers the
+    rest. When it is not solved within ``time_limit`` its best cover is used, and without one
+    the greedy cover (most newly covered per prime, then fewer literals).
     """
-    n_primes, n_true = covers.shape
-    cost = n_literals.astype(np.float64) * (n_primes + 1) + 1.0
-    constraint = optimize.LinearConstraint(sparse.csr_array(covers.T.astype(np.float64)), lb=1.0)
-    res = optimize.milp(cost, integrality=np.ones(n_primes), bounds=optimize.Bounds(0, 1),
+    essential = np.flatnonzero((covers & (covers.sum(axis=0) == 1)).any(axis=1))
+    left = ~covers[essential].any(axis=0)
+    chosen = essential.tolist()
+    if not left.any():
+        return chosen
+    candidates = np.flatnonzero(covers[:, left].any(axis=1))
+    block = covers[np.ix_(candidates, left)]
+    cost = n_literals[candidates].astype(np.float64) * (len(candidates) + 1) + 1.0
+    constraint = optimize.LinearConstraint(sparse.csr_array(block.T.astype(np.float64)), lb=1.0)
+    res = optimize.milp(cost, integrality=np.ones(len(candidates)), bounds=optimize.Bounds(0, 1),
                         constraints=constraint, options={"time_limit": float(time_limit)})
-    if res.x is not None:
-        chosen = np.flatnonzero(res.x > 0.5)
-        if covers[chosen].any(axis=0).all():
-            return chosen.tolist()
-    chosen, uncovered = [], np.ones(n_true, dtype=bool)
+    if res.x is not None and block[res.x > 0.5].any(axis=0).all():
+        return chosen + candidates[res.x > 0.5].tolist()
+    uncovered = np.ones(block.shape[1], dtype=bool)
     while uncovered.any():
-        gain = covers[:, uncovered].sum(axis=1)
-        best = int(np.lexsort((n_literals, -gain))[0])
-        chosen.append(best)
-        uncovered &= ~covers[best]
+        gain = block[:, uncovered].sum(axis=1)
+        best = int(np.lexsort((n_literals[candidates], -gain))[0])
+        chosen.append(int(candidates[best]))
+        uncovered &= ~block[best]
     return chosen
 
 

@@ -104,12 +104,12 @@ def test_explain_and_rules_for_a_dnf():
     assert expl[1] == "0: x1 is false; x2 is false"
     assert expl[2] == "1: x2 holds"
     rules = model.get_rules()
-    assert rules["rule"].tolist() == ["x0 AND x1", "x2"]
-    assert rules["support"].tolist() == [1, 1]
-    assert rules["precision"].tolist() == [1.0, 1.0]
-    assert rules["coverage"].tolist() == [0.25, 0.25]
+    assert rules["rule"].tolist() == ["x0 AND x1", "x2", "(x0 AND x1) OR x2"]
+    assert rules["support"].tolist() == [1, 1, 2]
+    assert rules["precision"].tolist() == [1.0, 1.0, 1.0]
+    assert rules["coverage"].tolist() == [0.25, 0.25, 0.5]
     again = model.get_rules(X[:2], y[:2])
-    assert again["support"].tolist() == [1, 0]
+    assert again["support"].tolist() == [1, 0, 1]
 
 
 def test_explain_for_a_cnf():
@@ -121,7 +121,7 @@ def test_explain_for_a_cnf():
     assert expl[0] == "1: x0 is true; x2 is true"
     assert expl[1] == "0: clause x0 OR x1 fails"
     assert expl[2] == "0: clause x2 fails"
-    assert model.get_rules()["rule"].tolist() == ["x0 OR x1", "x2"]
+    assert model.get_rules()["rule"].tolist() == ["x0 OR x1", "x2", "(x0 OR x1) AND x2"]
 
 
 def test_formula_over_unknown_attributes_is_rejected():

@@ -78,3 +78,20 @@ def test_domain_patterns_tie_conditions_of_one_column():
     assert closed.patterns([a, b]).tolist() == [[False, False], [True, True]]
     codes = Domain([gt45, gt55]).assignments([gt45.name, "free", gt55.name])
     assert codes.tolist() == [0, 1, 2, 3, 5, 7]
+
+
+def test_equivalence_on_the_domain_of_a_binarization():
+    import pandas as pd
+
+    from logicrules.equivalence import equivalent
+    from logicrules.fca.scaling import QuantileBinarizer
+
+    X = pd.DataFrame({"vote": ["y", "n", "y", "n", None], "age": [20.0, 30.0, 40.0, 50.0, 60.0]})
+    binarizer = QuantileBinarizer(n_thresholds=2).fit(X)
+    conditions = {c.name: c for c in binarizer.conditions_}
+    yes, not_no = (Literal(n, condition=conditions[n]) for n in ("vote == y", "vote != n"))
+    assert not equivalent(yes, not_no)
+    assert equivalent(yes, not_no, domain=binarizer)
+    assert not equivalent(yes, not_no, domain=binarizer, unseen_categories=True)  # "maybe" != n
+    low, high = (Literal(c.name, condition=c) for c in binarizer.conditions_ if c.column == "age" and c.op == ">")
+    assert equivalent(low | high, low, domain=binarizer) and not equivalent(low | high, high, domain=binarizer)

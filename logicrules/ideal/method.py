@@ -37,12 +37,13 @@ from sklearn.utils.validation import check_is_fitted
 
 from logicrules import probability
 from logicrules.base import RuleClassifier
+from logicrules.conditions import with_conditions
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
-from logicrules.simplify import prime_implicants
+from logicrules.simplify import prime_implicants, simplify_on_domain
 from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
@@ -155,6 +156,13 @@ class IdealDNFClassifier(RuleClassifier):
         shortened by :func:`compact_dnf` instead: all prime implicants, then essential primes
         and a greedy cover (equivalent, short, not always minimal); above 12 attributes the
         ideal DNF is kept as it is.
+    max_rule_size : int or None, default 20
+        Bound on the printed rule: the number of literals of its domain-simplified form (what
+        ``formula_`` prints, :func:`~logicrules.simplify.simplify_on_domain`). Step 6 chooses
+        only among the ``(l, scorer)`` pairs whose rule on the training part is that short,
+        and when the final rule (all training data) is longer, the choice is made again among
+        the smaller ``l``. None: no bound (the paper's method; ``protocol="paper"`` applies
+        none either).
     random_state : int, RandomState or None, default None
         Seed of the validation split.
     memory_limit : int, float, str or None, default 2 GiB
@@ -169,7 +177,9 @@ class IdealDNFClassifier(RuleClassifier):
     path_ : DataFrame
         One row per ``l``: ``n_features``, the best ``scorer``, its ``features`` (tuple of
         attribute names of the validation-stage binarization), ``validation_accuracy``,
-        ``training_accuracy`` and ``n_types``. Plot ``validation_accuracy`` against
+        ``training_accuracy``, ``n_types`` and, with ``max_rule_size``, ``rule_size`` (literals
+        of the printed rule on the training part); only the pairs within ``max_rule_size`` are
+        considered, and an ``l`` without one is left out. Plot ``validation_accuracy`` against
         ``n_features`` for the accuracy curve.
     candidates_ : DataFrame
         The same for every (``l``, scorer) pair tried.
@@ -216,6 +226,7 @@ class IdealDNFClassifier(RuleClassifier):
         "tolerance": [Interval(Real, 0, None, closed="left")],
         "tie": [StrOptions(set(TIE_RULES))],
         "simplify_max_variables": [Interval(Integral, 0, None, closed="left")],
+        "max_rule_size": [Interval(Integral, 1, None, closed="left"), None],
         "random_state": ["random_state"],
         "memory_limit": [Interval(Integral, 1, None, closed="left"),
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
@@ -225,8 +236,8 @@ class IdealDNFClassifier(RuleClassifier):
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
-                 random_state=None, pos_label=None, categorical=None, memory_limit=None,
-                 protocol="default"):
+                 max_rule_size=20, random_state=None, pos_label=None, categorical=None,
+                 memory_limit=None, protocol="default"):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -235,6 +246,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.tolerance = tolerance
         self.tie = tie
         self.simplify_max_variables = simplify_max_variables
+        self.max_rule_size = max_rule_size
         self.random_state = random_state
         self.pos_label = pos_label
         self.categorical = categorical
@@ -300,8 +312,10 @@ class IdealDNFClassifier(RuleClassifier):
         Xb = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
         names = list(Xb.attributes)
         self._check_attributes(names)
-        features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
-        self._fit_table(Xb, y_bool, names, features, rule, w)
+        while stage_features is not None:
+            features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
+            self._fit_table(Xb, y_bool, names, features, rule, w)
+            stage_features = self._shorter(names)
         self._finish_fit(self.formula_, names, Xb, y_bool, w)
         return self
 
@@ -315,7 +329,9 @@ class IdealDNFClassifier(RuleClassifier):
         train, valid = self._split(y)
         features = self._search(FormalContext(Xb[train]), y[train], FormalContext(Xb[valid]), y[valid],
                                 names, scorers, rule, _part(w, train), _part(w, valid))
-        self._fit_table(FormalContext(Xb), y, names, features, rule, w)
+        while features is not None:
+            self._fit_table(FormalContext(Xb), y, names, features, rule, w)
+            features = self._shorter(names)
         return self.formula_
 
     def _check_protocol(self, sample_weight) -> None:
@@ -381,13 +397,44 @@ class IdealDNFClassifier(RuleClassifier):
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
              for l, s, cols, va, ta, nt in rows])
-        best = candidates.loc[candidates.groupby("n_features", sort=True)["validation_accuracy"].idxmax()]
+        admissible = candidates
+        if self._rule_bound() is not None:  # the printed size of each candidate's rule
+            conditions, sizes, counts = self._conditions(), {}, ContextCounts(Bt, yt, weights=wt)
+            for _, _, cols, *_ in rows:
+                if cols not in sizes:
+                    table = table_from_histogram(counts.type_histogram(list(cols)),
+                                                 tuple(names[j] for j in cols), *rule)
+                    formula = with_conditions(table.to_formula(), conditions)
+                    sizes[cols] = simplify_on_domain(formula, order=names).size
+            candidates["rule_size"] = [sizes[cols] for _, _, cols, *_ in rows]
+            admissible = candidates[candidates["rule_size"] <= self._rule_bound()]
+        best = admissible.loc[admissible.groupby("n_features", sort=True)["validation_accuracy"].idxmax()]
         self.candidates_ = candidates
         self.path_ = best.reset_index(drop=True)
-        self.n_selected_ = select_n_features(self.path_["validation_accuracy"].to_numpy(), self.tolerance)
-        chosen = self.path_.iloc[self.n_selected_ - 1]
+        return self._select(self.path_)
+
+    def _rule_bound(self) -> int | None:
+        """``max_rule_size``, except under the paper's protocol (which bounds nothing)."""
+        return None if self.protocol == "paper" else self.max_rule_size
+
+    def _select(self, path: pd.DataFrame) -> list[str]:
+        """Step 6's choice among the rows of (part of) the path: its feature names."""
+        position = select_n_features(path["validation_accuracy"].to_numpy(), self.tolerance) - 1
+        chosen = path.iloc[position]
+        self.n_selected_ = int(chosen["n_features"])
         self.validation_accuracy_ = float(chosen["validation_accuracy"])
         return list(chosen["features"])
+
+    def _shorter(self, names: list[str]) -> list[str] | None:
+        """With ``max_rule_size``, when the final rule prints longer: the choice among the
+        smaller ``l`` (feature names of the stage binarization); else None."""
+        if self._rule_bound() is None or self.n_selected_ <= 1:
+            return None
+        formula = with_conditions(self.formula_, self._conditions())
+        if simplify_on_domain(formula, order=names).size <= self._rule_bound():
+            return None
+        smaller = self.path_[self.path_["n_features"] < self.n_selected_]
+        return self._select(smaller) if len(smaller) else None
 
     def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str],
                    rule: tuple[str, bool], w: np.ndarray | None = None) -> None:

@@ -59,7 +59,7 @@ def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
 
 def test_path_follows_the_paper_steps_on_passthrough_data():
     X, y = planted()
-    model = IdealDNFClassifier(binarizer="passthrough", random_state=0).fit(X, y)
+    model = IdealDNFClassifier(binarizer="passthrough", max_rule_size=None, random_state=0).fit(X, y)
     path, candidates = model.path_, model.candidates_
     assert path["n_features"].tolist() == list(range(1, 11))
     assert list(path.columns) == ["n_features", "scorer", "features", "validation_accuracy",
@@ -334,3 +334,15 @@ def test_paper_protocol_reproduces_the_authors_conventions():
         IdealDNFClassifier(protocol="paper", tie="positive").fit(X, y)
     with pytest.raises(ValueError, match="sample_weight"):
         IdealDNFClassifier(protocol="paper").fit(X, y, sample_weight=np.ones(len(y)))
+
+
+def test_max_rule_size_bounds_the_printed_rule():
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame(rng.normal(size=(600, 8)), columns=[f"c{i}" for i in range(8)])
+    y = ((X.c0 > 0) ^ (X.c1 > 0) ^ (X.c2 > 0) | (X.c3 > 1)).astype(int)
+    free = IdealDNFClassifier(max_rule_size=None, random_state=0).fit(X, y)
+    assert free.formula_.size > 6
+    bounded = IdealDNFClassifier(max_rule_size=6, random_state=0).fit(X, y)
+    assert bounded.formula_.size <= 6 and bounded.n_selected_ < free.n_selected_
+    assert (bounded.path_["rule_size"] <= 6).all()
+    assert (bounded.candidates_["rule_size"] > 6).any()
