@@ -215,6 +215,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         X, target, weights = self._validate_training_data(X, y, sample_weight)
+        self._budget = MemoryBudget(getattr(self, "memory_limit", None))
         context = self._fit_binarizer(X, weights)
         if self._is_multiclass():
             self._fit_one_vs_rest(context, target, weights)
@@ -353,7 +354,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         the fit holds about one bit per row and attribute plus one chunk of booleans. The
         learner's ``memory_limit`` (when it has one) is set up here as ``self._budget``.
         """
-        self._budget = MemoryBudget(getattr(self, "memory_limit", None))
+        if getattr(self, "_budget", None) is None:
+            self._budget = MemoryBudget(getattr(self, "memory_limit", None))
         binarizer = getattr(self, "binarizer", self._binarizer_default)
         self.binarizer_ = make_binarizer(binarizer, categorical=getattr(self, "categorical", None))
         n, n_columns = X.shape
@@ -361,10 +363,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             names = self._input_names()
             self._budget.require(n * n_columns / 8, "the packed 0/1 input", "use fewer rows or columns")
             rows = self._budget.rows_per_chunk(9 * n_columns, fixed=n * n_columns / 8)
+            self._budget.hold(n * n_columns / 8)
             return pack_boolean_rows(X, names, rows)
-        # the binarizer's fit sorts one column at a time (about 48 bytes per row) and marks
-        # missing values (one byte per cell)
-        self._budget.require(n * (48 + n_columns), f"fitting {type(self.binarizer_).__name__} "
+        # the binarizer's fit works one column at a time (copies, a sort or a selection, row
+        # keys: about 64 bytes per row) and marks missing values (one byte per cell)
+        self._budget.require(n * (64 + n_columns), f"fitting {type(self.binarizer_).__name__} "
                              f"({n} rows x {n_columns} columns)", "use fewer rows")
         if weights is not None and has_fit_parameter(self.binarizer_, "sample_weight"):
             self.binarizer_.fit(X, sample_weight=weights)
@@ -380,6 +383,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
                              "use fewer rows or a binarizer with fewer attributes")
         # per chunk row: its booleans, the raw values and pandas' temporaries
         rows = self._budget.rows_per_chunk(2 * m + 32 * n_columns, fixed=packed)
+        self._budget.hold(packed)
         return self.binarizer_.transform_context(X, chunk_rows=rows)
 
     def _conditions(self) -> dict[str, Any]:

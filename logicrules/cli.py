@@ -46,6 +46,7 @@ _LEARNER_OPTIONS = {
     "max_features": ("max_features", ("ideal",)),
     "selection": ("selection", ("ideal",)),
     "binarizer": ("binarizer", ("ideal", "premise", "lp")),
+    "memory_limit": ("memory_limit", ("ideal", "premise", "lp")),
 }
 #: Learners that take a random_state parameter.
 _SEEDED = ("ideal", "lp")
@@ -115,9 +116,23 @@ def _add_learner_options(parser: argparse.ArgumentParser) -> None:
                        help="ideal: largest number of selected features tried (default 10)")
     group.add_argument("--selection", choices=("filter", "wrapper"),
                        help="ideal: univariate rankings (paper) or greedy wrapper (default filter)")
+    group.add_argument("--memory-limit", type=_memory, metavar="BYTES",
+                       help="memory the fit may allocate beyond the input data, e.g. 2GB or 512MiB "
+                            "(default 2 GiB); a fit that cannot fit fails naming what needs it")
     group.add_argument("--random-state", type=int, default=0, metavar="SEED",
                        help="seed of the ideal method's validation split and the LP's sampling "
                             "(and of the folds of compare; default 0)")
+
+
+def _memory(text: str) -> str:
+    """A ``--memory-limit`` value: checked here, passed on as the string."""
+    from logicrules.memory import parse_memory
+
+    try:
+        parse_memory(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
 
 
 def _parser() -> argparse.ArgumentParser:

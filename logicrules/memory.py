@@ -64,11 +64,18 @@ def parse_memory(limit: Any) -> int:
 
 
 def _mb(nbytes: float) -> str:
+    if nbytes < 1e4:
+        return f"{int(nbytes)} bytes"
+    if nbytes < 1e6:
+        return f"{nbytes / 1e3:.1f} kB"
     return f"{nbytes / 1e6:.1f} MB"
 
 
 class MemoryBudget:
     """The ``memory_limit`` of one fit, and the checks made against it.
+
+    Allocations that stay alive are recorded with :meth:`hold`, so every later check counts
+    them too.
 
     Parameters
     ----------
@@ -78,6 +85,15 @@ class MemoryBudget:
 
     def __init__(self, limit: Any = None) -> None:
         self.limit = parse_memory(limit)
+        self.held = 0.0
+
+    def hold(self, nbytes: float) -> None:
+        """Record an allocation that stays alive (e.g. a packed context) until :meth:`release`."""
+        self.held += float(nbytes)
+
+    def release(self, nbytes: float) -> None:
+        """Forget an allocation recorded with :meth:`hold`."""
+        self.held = max(0.0, self.held - float(nbytes))
 
     def require(self, nbytes: float, what: str, how: str) -> None:
         """Raise :class:`MemoryLimitError` when ``what`` (``nbytes``) does not fit the limit.
@@ -91,13 +107,14 @@ class MemoryBudget:
         how : str
             How to need less, for the message.
         """
-        if nbytes > self.limit:
-            raise MemoryLimitError(f"{what} needs {_mb(nbytes)}, more than memory_limit="
+        if nbytes + self.held > self.limit:
+            besides = f" besides {_mb(self.held)} already held" if self.held else ""
+            raise MemoryLimitError(f"{what} needs {_mb(nbytes)}{besides}, more than memory_limit="
                                    f"{_mb(self.limit)} allows; {how}, or raise memory_limit")
 
     def rows_per_chunk(self, bytes_per_row: float, fixed: float = 0.0) -> int:
         """Rows to process at once so that ``fixed + rows x bytes_per_row`` stays within a quarter
         of what is left of the limit (a multiple of 64, between 64 and 65536)."""
-        room = max(self.limit - fixed, 0) / 4
+        room = max(self.limit - self.held - fixed, 0) / 4
         rows = int(room // max(bytes_per_row, 1)) // 64 * 64
         return int(min(max(rows, _MIN_CHUNK), _MAX_CHUNK))

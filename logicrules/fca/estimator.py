@@ -18,6 +18,7 @@ from sklearn.utils._param_validation import RealNotInt, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from logicrules.base import RuleClassifier
+from logicrules.fca.context import FormalContext
 from logicrules.fca.search import DEFAULT_MEMORY_LIMIT, find_best_premises
 from logicrules.formula import Formula
 from logicrules.metrics import OBJECTIVES
@@ -120,9 +121,15 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.categorical = categorical
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str], sample_weight=None) -> Formula:
-        frame = pd.DataFrame(Xb, columns=list(names), copy=False)
+        return self._search(pd.DataFrame(Xb, columns=list(names), copy=False), y, sample_weight)
+
+    def _fit_packed(self, context: FormalContext, y: np.ndarray, weights: np.ndarray | None = None) -> Formula:
+        """The search reads the packed context itself (no dense copy made here)."""
+        return self._search(context, y, weights)
+
+    def _search(self, X: Any, y: np.ndarray, sample_weight: np.ndarray | None = None) -> Formula:
         results, stats = find_best_premises(
-            frame, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
+            X, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
             negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
             min_support=self.min_support, pareto=True, backend=self.backend, device=self.device,
             sample_weight=sample_weight,

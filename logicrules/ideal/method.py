@@ -43,7 +43,7 @@ from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
-from logicrules.simplify import prime_implicants, simplify_on_domain
+from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
@@ -92,6 +92,13 @@ def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
 
 def _part(w: np.ndarray | None, index: np.ndarray) -> np.ndarray | None:
     return None if w is None else w[index]
+
+
+def _nbytes(X) -> int:
+    """Bytes of a table's values (an array's buffer, a DataFrame's columns)."""
+    if hasattr(X, "memory_usage"):
+        return int(X.memory_usage(index=False, deep=False).sum())
+    return int(np.asarray(X).nbytes)
 
 
 def _rows(X, index: np.ndarray):
@@ -294,11 +301,19 @@ class IdealDNFClassifier(RuleClassifier):
             return super().fit(X, y, sample_weight=sample_weight)
         scorers = self._scorers()
         X, y_bool, w = self._validate_training_data(X, y, sample_weight)
+        self._budget = MemoryBudget(self.memory_limit)
         if self._is_multiclass():  # one ideal DNF per class against the rest
             self._fit_one_vs_rest(self._fit_binarizer(X, w), y_bool, w)
             return self
         rule = self._tie_rule(y_bool, w)
+        # scikit-learn's stratified split sorts and counts the labels: about 72 bytes per row
+        self._budget.require(72 * len(y_bool), f"the validation split of {len(y_bool)} rows", "use fewer rows")
         train, valid = self._split(y_bool)
+        # the two parts are copies of X's rows while the stage binarization runs
+        copies = _nbytes(X) + 16 * len(y_bool)
+        self._budget.require(copies, f"the training and validation parts of X ({_nbytes(X) / 1e6:.1f} MB)",
+                             "use fewer rows")
+        self._budget.hold(copies)
         # packed contexts: one bit per row and attribute
         Bt = self._fit_binarizer(_rows(X, train), _part(w, train))
         stage_names = list(Bt.attributes)
@@ -309,6 +324,7 @@ class IdealDNFClassifier(RuleClassifier):
             else FormalContext(np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool))
         stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule,
                                       _part(w, train), _part(w, valid))
+        self._budget.release(copies)
         Xb = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
         names = list(Xb.attributes)
         self._check_attributes(names)
