@@ -44,6 +44,7 @@ from logicrules.fca.counts import ContextCounts, TypeHistogram
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
 from logicrules.memory import MemoryBudget
+from logicrules.simplify import prime_implicants, simplify_on_domain
 from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
