@@ -80,3 +80,15 @@ def test_exports_of_a_checklist_model():
     assert r"\operatorname{at\,least}_{2}" in to_latex(model)
     explanation = model.explain(X.iloc[[0]])[0]
     assert "items hold (at least 2 needed)" in explanation
+
+
+def test_study_tables_count_the_checklist_literals():
+    from logicrules.compare import compare_learners
+
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(rng.integers(0, 2, size=(200, 6)), columns=[f"q{i}" for i in range(6)])
+    y = (X[["q0", "q1", "q2", "q3"]].sum(axis=1) >= 2).astype(int)
+    results = compare_learners({"checks": (X, y)}, {"m_of_n": LPRuleClassifier(rule="m_of_n", lam=0.001)},
+                               cv=2, return_estimators=True)
+    for size, model in zip(results["formula_size"], results["estimator"]):
+        assert size == len(model.checklist_[0]) == model.formula_.size

@@ -95,3 +95,24 @@ def test_equivalence_on_the_domain_of_a_binarization():
     assert not equivalent(yes, not_no, domain=binarizer, unseen_categories=True)  # "maybe" != n
     low, high = (Literal(c.name, condition=c) for c in binarizer.conditions_ if c.column == "age" and c.op == ">")
     assert equivalent(low | high, low, domain=binarizer) and not equivalent(low | high, high, domain=binarizer)
+
+
+def test_compare_formulas_on_the_domain():
+    from logicrules.base import RuleClassifier
+    from logicrules.compare import compare_formulas
+
+    class Fixed(RuleClassifier):
+        def __init__(self, attribute="", binarizer="quantile"):
+            self.attribute = attribute
+            self.binarizer = binarizer
+
+        def _fit_formula(self, Xb, y, names):
+            return Literal(self.attribute)
+
+    X = pd.DataFrame({"vote": ["y", "n", "y", "n", "y", "n"], "age": [20.0, 30, 40, 50, 60, 70]})
+    y = [1, 0, 1, 0, 1, 1]
+    models = {"yes": Fixed(attribute="vote == y").fit(X, y), "not no": Fixed(attribute="vote != n").fit(X, y)}
+    assert not compare_formulas(models)["equivalent"].iloc[0]
+    assert compare_formulas(models, on_domain=True)["equivalent"].iloc[0]
+    models["old"] = Fixed(attribute="age > 45").fit(X, y)
+    assert not compare_formulas(models, on_domain=True)["equivalent"].iloc[1:].any()

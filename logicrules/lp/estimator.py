@@ -194,7 +194,6 @@ class LPRuleClassifier(RuleClassifier):
         start = time.perf_counter()
         self.lam_ = self._choose_lam(Xb, y, weights, sw) if isinstance(self.lam, str) else float(self.lam)
         structure, fits = self._learn(Xb, y, self.lam_, weights, sw)
-        self._structure = structure
         results = [f.result for f in fits if hasattr(f, "result")]
         objective = self._training_objective(Xb, y, structure, weights, sw)
         self.lp_result_ = {
