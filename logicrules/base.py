@@ -22,6 +22,7 @@ from sklearn.utils.validation import (_check_sample_weight, check_array, check_i
 
 from logicrules import presentation, probability
 from logicrules.conditions import with_conditions
+from logicrules.distributed import check_not_dask, is_dask_collection, lazy_score, map_rows
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.formula import Formula, Literal
@@ -298,6 +299,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         every row) and the float weights (None without weights); rows of weight 0 are removed
         from all three.
         """
+        check_not_dask(X=X, y=y, sample_weight=sample_weight)
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         _check_no_missing_labels(y)
@@ -461,6 +463,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         to the class listed first in ``classes_``.
         """
         check_is_fitted(self, "formula_")
+        if is_dask_collection(X):
+            return map_rows(self.predict, X, None, np.asarray(self.classes_).dtype)
         Xb = self.binarize(X)
         if self._is_multiclass():
             return self.classes_[self._proba(Xb).argmax(axis=1)]
@@ -500,6 +504,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             the one ``predict`` returns.
         """
         check_is_fitted(self, "formula_")
+        if is_dask_collection(X):
+            return map_rows(self.predict_proba, X, len(self.classes_), np.float64,
+                            columns=[str(c) for c in self.classes_])
         return self._proba(self.binarize(X))
 
     def decision_function(self, X) -> np.ndarray:
@@ -515,7 +522,28 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             ``log(p1 / p0)`` of :meth:`predict_proba` (log-probabilities, shape
             (n_samples, n_classes), for more than two classes).
         """
+        if is_dask_collection(X):
+            check_is_fitted(self, "formula_")
+            n_outputs = None if len(self.classes_) == 2 else len(self.classes_)
+            return map_rows(self.decision_function, X, n_outputs, np.float64)
         return probability.log_odds(self.predict_proba(X))
+
+    def score(self, X, y, sample_weight=None):
+        """Accuracy of :meth:`predict` on X against y (weighted by ``sample_weight``).
+
+        Parameters
+        ----------
+        X : DataFrame, array-like, dask DataFrame or dask Array
+        y : array-like, or a dask Series / Array partitioned like X
+        sample_weight : array-like, optional
+
+        Returns
+        -------
+        float, or a lazy dask scalar when X is a dask collection (``.compute()`` it)
+        """
+        if is_dask_collection(X):
+            return lazy_score(self.predict(X), y, sample_weight)
+        return super().score(X, y, sample_weight=sample_weight)
 
     # ------------------------------------------------------------ presentation
     def to_sympy(self):

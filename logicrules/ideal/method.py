@@ -33,7 +33,6 @@ import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import RealNotInt, StrOptions
-from sklearn.utils.validation import check_is_fitted
 
 from logicrules import probability
 from logicrules.base import RuleClassifier
@@ -508,8 +507,7 @@ class IdealDNFClassifier(RuleClassifier):
         ndarray of shape (n_samples, 2)
             Columns in the order of ``classes_``.
         """
-        check_is_fitted(self, "formula_")
-        return self._proba(self.binarize(X))
+        return super().predict_proba(X)
 
 
 # -------------------------------------------------------------------------- selection paths
