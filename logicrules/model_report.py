@@ -179,9 +179,17 @@ def _table(frame: pd.DataFrame, numeric: Sequence[str] = (), formats: dict[str, 
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
+def _labels(model: Any) -> tuple[Any, Any]:
+    """(negative class, positive class): the labels predicted where the rule fails / holds."""
+    if hasattr(model, "_binary_labels"):
+        negative, positive = model._binary_labels()
+        return negative, positive
+    return model.classes_[0], model.classes_[1]
+
+
 def _confusion(model: Any, X: Any, y: np.ndarray) -> str:
     predicted = model.predict(X)
-    negative, positive = model.classes_
+    negative, positive = _labels(model)
     actual_pos, pred_pos = y == positive, predicted == positive
     tp = int(np.sum(actual_pos & pred_pos))
     fn = int(np.sum(actual_pos & ~pred_pos))
@@ -205,7 +213,7 @@ def _confusion(model: Any, X: Any, y: np.ndarray) -> str:
     return f"<table>{cells}</table><p>{_e(scores)}.</p>"
 
 
-def _data_summary(X: pd.DataFrame, y: np.ndarray, classes: np.ndarray) -> str:
+def _data_summary(X: pd.DataFrame, y: np.ndarray, classes: tuple[Any, Any]) -> str:
     counts = [(f"{label}" + (" (positive)" if i == 1 else ""), int(np.sum(y == label)),
                f"{np.mean(y == label):.1%}") for i, label in enumerate(classes)]
     balance = _table(pd.DataFrame(counts, columns=["class", "rows", "share"]), numeric=("rows", "share"))
@@ -345,7 +353,8 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
         unknown = [repr(v.item() if hasattr(v, "item") else v) for v in pd.unique(labels[~known])[:10]]
         raise ValueError(f"y has classes the model does not know: {', '.join(unknown)}; the model's "
                          f"classes are {model.classes_.tolist()} (label y as in training)")
-    negative, positive = (str(c) for c in model.classes_)
+    classes = _labels(model)
+    negative, positive = (str(c) for c in classes)
     kind, terms = model._terms()
     rules = model.get_rules(frame, labels)
     literals = _literals_of(terms) if getattr(model, "checklist_", None) is None else \
@@ -377,7 +386,7 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
                 sections.append((name, f'<figure><img alt="{_e(name)}" src="data:image/png;base64,{png}">'
                                        f"<figcaption>{_e(caption)}</figcaption></figure>"))
     sections += [("Learner and parameters", _parameters(model)),
-                 ("Data", _data_summary(frame, labels, model.classes_))]
+                 ("Data", _data_summary(frame, labels, classes))]
     from logicrules import __version__
 
     heading = title or f"{type(model).__name__} report"

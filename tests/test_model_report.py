@@ -207,3 +207,16 @@ def test_report_renders_in_a_browser(browser, hepatitis, pages, learner, tmp_pat
                              " return [r.width, r.height]; })()")
     assert shown[0] > 300 and shown[1] > 200
     assert not _blank(browser.screenshot())
+
+
+def test_report_follows_pos_label(hepatitis):
+    """With pos_label the rule describes the other class: the page says so and counts for it."""
+    X, y, _ = hepatitis
+    model = OptimalPremiseClassifier(max_size=1, pos_label=0).fit(X, y)
+    page = report(model, X, y, figures=False)
+    assert "positive class 0" in page and "<td>0 (positive)</td>" in page
+    assert f"IF {html.escape(str(model.formula_))} THEN 0 ELSE 1" in page
+    tn, fp, fn, tp = confusion_matrix(y, model.predict(X), labels=[1, 0]).ravel()
+    assert f"{tp} (true positives)" in page and f"{fp} (false positives)" in page
+    for row in model.get_rules(X, y).itertuples():
+        assert f'<td class="num">{row.support}</td><td class="num">{row.precision:.3f}</td>' in page
