@@ -268,7 +268,8 @@ def _figures(model: Any, X: Any, y: np.ndarray, lams: Sequence[float] | None) ->
     """(title, caption, base64 PNG) of the learner's own figures."""
     from logicrules import plot
 
-    name = type(model).__name__
+    from logicrules.lp.estimator import LAM_GRID, LPRuleClassifier, regularization_path
+
     if hasattr(model, "path_") and hasattr(model, "n_selected_"):
         return [("Validation path", "How the ideal method chose the number of attributes l on its "
                  "validation split of the training data (stored in the model).",
@@ -277,9 +278,7 @@ def _figures(model: Any, X: Any, y: np.ndarray, lams: Sequence[float] | None) ->
         return [("TP-TN plane", "The non-dominated premises of each size found by the search on the "
                  "training data, with lines of equal F1; the chosen premise is highlighted.",
                  _png(lambda ax: model.plot_tp_tn(ax=ax)))]
-    if name == "LPRuleClassifier":
-        from logicrules.lp.estimator import LAM_GRID, regularization_path
-
+    if isinstance(model, LPRuleClassifier):
         grid = tuple(LAM_GRID if lams is None else lams)
         path = regularization_path(model, X, y, lams=grid)
         return [("Regularization path", "The learner refitted on this page's data for each lambda "
@@ -344,7 +343,9 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     (True, True)
     """
     check_is_fitted(model, "formula_")
-    frame = _as_frame(model, X)
+    frame = _as_frame(model, X)  # for the data summary; the model sees X as given
+    if not isinstance(X, pd.DataFrame):
+        X = frame.to_numpy()
     labels = np.asarray(y)
     if labels.ndim != 1 or len(labels) != len(frame):
         raise ValueError(f"y must be 1-D with one class per row of X ({len(frame)} rows), got shape {labels.shape}")
@@ -356,7 +357,7 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     classes = _labels(model)
     negative, positive = (str(c) for c in classes)
     kind, terms = model._terms()
-    rules = model.get_rules(frame, labels)
+    rules = model.get_rules(X, labels)
     literals = _literals_of(terms) if getattr(model, "checklist_", None) is None else \
         [Literal(n) for n in model.checklist_[0]]
     meanings = pd.DataFrame([(str(lit), *literal_meaning(model, lit)) for lit in literals],
@@ -373,11 +374,11 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
         (f"Each {term_label} on these data",
          f"<p>Support: rows where the {term_label} holds; precision: share of those in class "
          f"{_e(positive)}; coverage: support / rows.</p>{rules_table}"),
-        ("Confusion matrix", _confusion(model, frame, labels)),
+        ("Confusion matrix", _confusion(model, X, labels)),
     ]
     if figures:
         try:
-            drawn = _figures(model, frame, labels, lams)
+            drawn = _figures(model, X, labels, lams)
         except ImportError:
             sections.append(("Figure", '<p class="note">matplotlib is not installed '
                                        "(pip install 'logicrules[plot]'): no figure.</p>"))

@@ -7,6 +7,7 @@ import base64
 import html
 import io
 import re
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -220,3 +221,19 @@ def test_report_follows_pos_label(hepatitis):
     assert f"{tp} (true positives)" in page and f"{fp} (false positives)" in page
     for row in model.get_rules(X, y).itertuples():
         assert f'<td class="num">{row.support}</td><td class="num">{row.precision:.3f}</td>' in page
+
+
+def test_report_of_a_checklist_on_a_numpy_matrix():
+    """An m-of-n checklist reads "at least m of these n"; a model fitted on an array gets one."""
+    rng = np.random.default_rng(3)
+    X = rng.random((400, 5)) < 0.5
+    y = (X[:, :3].sum(axis=1) >= 2).astype(int)
+    model = LPRuleClassifier(rule="m_of_n", binarizer="passthrough").fit(X, y)
+    names, m = model.checklist_
+    assert m >= 2
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no "fitted without feature names" warning
+        page = report(model, X, y, lams=(0.01,))
+    assert f"When <b>at least {m}</b> of these {len(names)} conditions hold" in page
+    for name in names:
+        assert f"<li>{name} is true (1)</li>" in page
