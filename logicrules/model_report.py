@@ -143,14 +143,25 @@ def _words(model: Any, literal: Literal) -> str:
     return _e(meaning)
 
 
-def _rule_words(model: Any, kind: str, terms: list[list[Literal]], positive: str, negative: str) -> str:
+def _checklist(model: Any, kind: str, terms: list[list[Literal]]) -> tuple[list[Literal], int] | None:
+    """(items, m) of an m-of-n rule, from the threshold formula or the LP's ``checklist_``."""
+    if kind == "checklist":
+        return terms[0], int(model.formula_.m)
     checklist = getattr(model, "checklist_", None)
-    then = f"predict <b>{_e(positive)}</b>; otherwise predict <b>{_e(negative)}</b>."
     if checklist is not None:
         names, m = checklist
-        items = "".join(f"<li>{_words(model, Literal(n))}</li>" for n in names)
-        return (f"<p>When <b>at least {int(m)}</b> of these {len(names)} conditions hold, {then}</p>"
-                f"<ul>{items}</ul>")
+        return [Literal(name) for name in names], int(m)
+    return None
+
+
+def _rule_words(model: Any, kind: str, terms: list[list[Literal]], positive: str, negative: str) -> str:
+    then = f"predict <b>{_e(positive)}</b>; otherwise predict <b>{_e(negative)}</b>."
+    checklist = _checklist(model, kind, terms)
+    if checklist is not None:
+        items, m = checklist
+        listed = "".join(f"<li>{_words(model, lit)}</li>" for lit in items)
+        return (f"<p>When <b>at least {m}</b> of these {len(items)} conditions hold, {then}</p>"
+                f"<ul>{listed}</ul>")
     if kind == "dnf" and not terms:
         return f"<p>The rule is FALSE: always predict <b>{_e(negative)}</b>.</p>"
     if kind == "dnf" and terms == [[]]:
@@ -358,11 +369,11 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     negative, positive = (str(c) for c in classes)
     kind, terms = model._terms()
     rules = model.get_rules(X, labels)
-    literals = _literals_of(terms) if getattr(model, "checklist_", None) is None else \
-        [Literal(n) for n in model.checklist_[0]]
+    checklist = _checklist(model, kind, terms)
+    literals = _literals_of(terms) if checklist is None else checklist[0]
     meanings = pd.DataFrame([(str(lit), *literal_meaning(model, lit)) for lit in literals],
                             columns=["literal", "true when", "when the value is missing"])
-    term_label = "term" if kind == "dnf" else "clause"
+    term_label = {"dnf": "term", "cnf": "clause"}.get(kind, "rule")
     shown = rules[["rule", "support", "precision", "coverage"]]  # the last row: the whole rule
     rules_table = _table(shown.rename(columns={"rule": term_label}), numeric=("support", "precision", "coverage"),
                          formats={"precision": ".3f", "coverage": ".3f"})
