@@ -130,6 +130,15 @@ def write_api_pages(folder: Path, package: str = PACKAGE) -> list[Path]:
                   f"     - {_summary(importlib.import_module(s.name)) or '-'}"]
     index.append("")
     pages["index"] = "\n".join(index)
+    # Pages and autosummary stubs of names that are no longer public would fail the build
+    # (an entry that cannot be imported, a page in no toctree): remove them.
+    for stale in folder.glob("*.rst"):
+        if stale.stem not in pages:
+            stale.unlink()
+    documented = set(home.values())
+    for stale in (folder / "generated").glob("*.rst"):
+        if stale.stem not in documented:
+            stale.unlink()
     written = []
     for name, text in pages.items():
         path = folder / f"{name}.rst"
