@@ -154,18 +154,19 @@ def _checklist(model: Any, kind: str, terms: list[list[Literal]]) -> tuple[list[
     return None
 
 
-def _rule_words(model: Any, kind: str, terms: list[list[Literal]], positive: str, negative: str) -> str:
-    then = f"predict <b>{_e(positive)}</b>; otherwise predict <b>{_e(negative)}</b>."
-    checklist = _checklist(model, kind, terms)
+def _rule_words(model: Any, rule: Any, kind: str, terms: list[list[Literal]], then: str, otherwise: str) -> str:
+    """The rule of ``rule`` (the model itself, or one class's model) in words, literals read
+    through ``model``'s binarizer."""
+    checklist = _checklist(rule, kind, terms)
     if checklist is not None:
         items, m = checklist
         listed = "".join(f"<li>{_words(model, lit)}</li>" for lit in items)
         return (f"<p>When <b>at least {m}</b> of these {len(items)} conditions hold, {then}</p>"
                 f"<ul>{listed}</ul>")
     if kind == "dnf" and not terms:
-        return f"<p>The rule is FALSE: always predict <b>{_e(negative)}</b>.</p>"
+        return f"<p>The rule is FALSE: it never holds; {otherwise}</p>"
     if kind == "dnf" and terms == [[]]:
-        return f"<p>The rule is TRUE: always predict <b>{_e(positive)}</b>.</p>"
+        return f"<p>The rule is TRUE: it always holds; {then}</p>"
     joiner, lead = (" <i>and</i> ", "any one") if kind == "dnf" else (" <i>or</i> ", "every one")
     items = "".join(
         "<li>" + joiner.join(_words(model, lit) for lit in term) + "</li>" for term in terms
@@ -198,8 +199,35 @@ def _labels(model: Any) -> tuple[Any, Any]:
     return model.classes_[0], model.classes_[1]
 
 
+def _is_multiclass(model: Any) -> bool:
+    return isinstance(getattr(model, "formula_", None), dict)
+
+
+def _confusion_multiclass(model: Any, predicted: np.ndarray, y: np.ndarray) -> str:
+    classes = model.classes_.tolist()
+    counts = (y[:, None] == model.classes_[None, :]).T.astype(np.int64) @ \
+        (predicted[:, None] == model.classes_[None, :]).astype(np.int64)
+    head = "<tr><th></th>" + "".join(f"<th>predicted {_e(c)}</th>" for c in classes) + "<th>rows</th></tr>"
+    body = "".join(
+        f"<tr><th>actual {_e(c)}</th>" + "".join(f'<td class="num">{int(v)}</td>' for v in row)
+        + f'<td class="num">{int(row.sum())}</td></tr>' for c, row in zip(classes, counts))
+    n = int(counts.sum())
+    accuracy = f"{np.trace(counts) / n:.3f}" if n else "undefined"
+    scores = pd.DataFrame({
+        "class": [str(c) for c in classes],
+        "precision": [counts[k, k] / counts[:, k].sum() if counts[:, k].sum() else float("nan")
+                      for k in range(len(classes))],
+        "recall": [counts[k, k] / counts[k].sum() if counts[k].sum() else float("nan")
+                   for k in range(len(classes))],
+    })
+    return (f"<table>{head}{body}</table><p>{_e(f'accuracy {accuracy} on {n} rows')}.</p>"
+            + _table(scores, numeric=("precision", "recall"), formats={"precision": ".3f", "recall": ".3f"}))
+
+
 def _confusion(model: Any, X: Any, y: np.ndarray) -> str:
     predicted = model.predict(X)
+    if _is_multiclass(model):
+        return _confusion_multiclass(model, np.asarray(predicted), y)
     negative, positive = _labels(model)
     actual_pos, pred_pos = y == positive, predicted == positive
     tp = int(np.sum(actual_pos & pred_pos))
@@ -224,9 +252,9 @@ def _confusion(model: Any, X: Any, y: np.ndarray) -> str:
     return f"<table>{cells}</table><p>{_e(scores)}.</p>"
 
 
-def _data_summary(X: pd.DataFrame, y: np.ndarray, classes: tuple[Any, Any]) -> str:
-    counts = [(f"{label}" + (" (positive)" if i == 1 else ""), int(np.sum(y == label)),
-               f"{np.mean(y == label):.1%}") for i, label in enumerate(classes)]
+def _data_summary(X: pd.DataFrame, y: np.ndarray, classes: Sequence[Any], positive: Any = None) -> str:
+    counts = [(f"{label}" + (" (positive)" if positive is not None and label == positive else ""),
+               int(np.sum(y == label)), f"{np.mean(y == label):.1%}") for label in classes]
     balance = _table(pd.DataFrame(counts, columns=["class", "rows", "share"]), numeric=("rows", "share"))
     missing = X.isna()
     per_column = missing.sum(axis=0)
@@ -275,26 +303,26 @@ def _png(draw) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _figures(model: Any, X: Any, y: np.ndarray, lams: Sequence[float] | None) -> list[tuple[str, str, str]]:
-    """(title, caption, base64 PNG) of the learner's own figures."""
+def _figures(rule: Any, X: Any, y: np.ndarray, lams: Sequence[float] | None,
+             suffix: str = "") -> list[tuple[str, str, str]]:
+    """(title, caption, base64 PNG) of a rule's own figure; ``y`` is its boolean or class target."""
     from logicrules import plot
-
     from logicrules.lp.estimator import LAM_GRID, LPRuleClassifier, regularization_path
 
-    if hasattr(model, "path_") and hasattr(model, "n_selected_"):
-        return [("Validation path", "How the ideal method chose the number of attributes l on its "
-                 "validation split of the training data (stored in the model).",
-                 _png(lambda ax: plot.plot_validation_path(model, ax=ax)))]
-    if hasattr(model, "pareto_") and model.pareto_:
-        return [("TP-TN plane", "The non-dominated premises of each size found by the search on the "
-                 "training data, with lines of equal F1; the chosen premise is highlighted.",
-                 _png(lambda ax: model.plot_tp_tn(ax=ax)))]
-    if isinstance(model, LPRuleClassifier):
+    if hasattr(rule, "path_") and hasattr(rule, "n_selected_"):
+        return [(f"Validation path{suffix}", "How the ideal method chose the number of attributes l on "
+                 "its validation split of the training data (stored in the model).",
+                 _png(lambda ax: plot.plot_validation_path(rule, ax=ax)))]
+    if hasattr(rule, "pareto_") and rule.pareto_:
+        return [(f"TP-TN plane{suffix}", "The non-dominated premises of each size found by the search on "
+                 "the training data, with lines of equal F1; the chosen premise is highlighted.",
+                 _png(lambda ax: rule.plot_tp_tn(ax=ax)))]
+    if isinstance(rule, LPRuleClassifier):
         grid = tuple(LAM_GRID if lams is None else lams)
-        path = regularization_path(model, X, y, lams=grid)
-        return [("Regularization path", "The learner refitted on this page's data for each lambda "
-                 f"({', '.join(format(v, 'g') for v in grid)}): accuracy on the same data and rule "
-                 "size; larger lambda, shorter rules.",
+        path = regularization_path(rule, X, y, lams=grid)
+        return [(f"Regularization path{suffix}", "The learner refitted on this page's data for each "
+                 f"lambda ({', '.join(format(v, 'g') for v in grid)}): accuracy on the same data and "
+                 "rule size; larger lambda, shorter rules.",
                  _png(lambda ax: plot.plot_regularization_path(path, ax=ax)))]
     return []
 
@@ -320,7 +348,9 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     ----------
     model : fitted RuleClassifier
         An :class:`~logicrules.IdealDNFClassifier`, :class:`~logicrules.OptimalPremiseClassifier`,
-        :class:`~logicrules.LPRuleClassifier` (or any fitted learner of this library).
+        :class:`~logicrules.LPRuleClassifier` (or any fitted learner of this library). A model
+        fitted on more than two classes gets one section per class's rule, a confusion matrix
+        over all classes and each class's figure.
     X : DataFrame or array-like of shape (n_samples, n_features)
         Data to describe the rule on (training or held-out), with the columns the model was
         fitted on.
@@ -365,31 +395,63 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
         unknown = [repr(v.item() if hasattr(v, "item") else v) for v in pd.unique(labels[~known])[:10]]
         raise ValueError(f"y has classes the model does not know: {', '.join(unknown)}; the model's "
                          f"classes are {model.classes_.tolist()} (label y as in training)")
-    classes = _labels(model)
-    negative, positive = (str(c) for c in classes)
-    kind, terms = model._terms()
-    rules = model.get_rules(X, labels)
-    checklist = _checklist(model, kind, terms)
-    literals = _literals_of(terms) if checklist is None else checklist[0]
+    multiclass = _is_multiclass(model)
+    if multiclass:  # one rule per class, each for that class against the rest
+        rules_of = [(sub, label) for label, sub in model.estimators_.items()]
+        positive = None
+        classes: Sequence[Any] = model.classes_.tolist()
+    else:
+        negative, positive = _labels(model)
+        rules_of = [(model, positive)]
+        classes = (negative, positive)
+    words, literals, kinds = [], [], set()
+    if multiclass:
+        words.append('<p class="note">One rule per class, each learned for that class against all the '
+                     "others. The model predicts the most probable class: a rule that holds beats every "
+                     "rule that does not, and ties go to the first class.</p>")
+    for rule, label in rules_of:
+        kind, terms = rule._terms()
+        kinds.add(kind)
+        checklist = _checklist(rule, kind, terms)
+        literals += _literals_of(terms) if checklist is None else checklist[0]
+        if multiclass:
+            then = f"the rule speaks for class <b>{_e(label)}</b>."
+            otherwise = f"no row is given class <b>{_e(label)}</b> by its rule."
+            text = f"IF {rule.formula_} THEN {label}"
+            words.append(f"<h3>Class {_e(label)}</h3>")
+        else:
+            then = f"predict <b>{_e(positive)}</b>; otherwise predict <b>{_e(negative)}</b>."
+            otherwise = f"always predict <b>{_e(negative)}</b>."
+            text = f"IF {rule.formula_} THEN {positive} ELSE {negative}"
+        words.append(f'<div class="rule">{_rule_words(model, rule, kind, terms, then, otherwise)}</div>'
+                     f'<p class="note">As a formula over the binarized attributes:</p>'
+                     f'<code class="formula">{_e(text)}</code>')
+    literals = list(dict.fromkeys(literals))
     meanings = pd.DataFrame([(str(lit), *literal_meaning(model, lit)) for lit in literals],
                             columns=["literal", "true when", "when the value is missing"])
-    term_label = {"dnf": "term", "cnf": "clause"}.get(kind, "rule")
-    shown = rules[["rule", "support", "precision", "coverage"]]  # the last row: the whole rule
+    term_label = {"dnf": "term", "cnf": "clause"}.get(kinds.pop(), "rule") if len(kinds) == 1 else "rule"
+    rules = model.get_rules(X, labels)
+    columns = [c for c in ("class", "rule", "support", "precision", "coverage") if c in rules.columns]
+    shown = rules[columns]  # per rule, its terms then the whole rule (get_rules' rows)
     rules_table = _table(shown.rename(columns={"rule": term_label}), numeric=("support", "precision", "coverage"),
                          formats={"precision": ".3f", "coverage": ".3f"})
+    share = "its class" if multiclass else f"class {_e(positive)}"
     sections = [
-        ("The rule", f'<div class="rule">{_rule_words(model, kind, terms, positive, negative)}</div>'
-                     f'<p class="note">As a formula over the binarized attributes:</p>'
-                     f'<code class="formula">IF {_e(model.formula_)} THEN {_e(positive)} ELSE {_e(negative)}</code>'),
+        ("The rules" if multiclass else "The rule", "".join(words)),
         ("What each condition means", _table(meanings) if len(meanings) else "<p>The rule has no conditions.</p>"),
         (f"Each {term_label} on these data",
-         f"<p>Support: rows where the {term_label} holds; precision: share of those in class "
-         f"{_e(positive)}; coverage: support / rows.</p>{rules_table}"),
+         f"<p>Support: rows where the {term_label} holds; precision: share of those in {share}; "
+         f"coverage: support / rows.</p>{rules_table}"),
         ("Confusion matrix", _confusion(model, X, labels)),
     ]
     if figures:
         try:
-            drawn = _figures(model, X, labels, lams)
+            if multiclass:
+                Xb = model._binarized_frame(X)
+                drawn = [figure for rule, label in rules_of
+                         for figure in _figures(rule, Xb, labels == label, lams, suffix=f", class {label}")]
+            else:
+                drawn = _figures(model, X, labels, lams)
         except ImportError:
             sections.append(("Figure", '<p class="note">matplotlib is not installed '
                                        "(pip install 'logicrules[plot]'): no figure.</p>"))
@@ -398,11 +460,12 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
                 sections.append((name, f'<figure><img alt="{_e(name)}" src="data:image/png;base64,{png}">'
                                        f"<figcaption>{_e(caption)}</figcaption></figure>"))
     sections += [("Learner and parameters", _parameters(model)),
-                 ("Data", _data_summary(frame, labels, classes))]
+                 ("Data", _data_summary(frame, labels, classes, positive))]
     from logicrules import __version__
 
     heading = title or f"{type(model).__name__} report"
-    subtitle = description or f"{len(frame)} rows; positive class {positive}"
+    subtitle = description or (f"{len(frame)} rows; {len(classes)} classes" if multiclass
+                               else f"{len(frame)} rows; positive class {positive}")
     body = "".join(f"<section><h2>{_e(name)}</h2>{content}</section>" for name, content in sections)
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>{_e(heading)}</title>"

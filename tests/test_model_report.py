@@ -237,3 +237,36 @@ def test_report_of_a_checklist_on_a_numpy_matrix():
     assert f"When <b>at least {m}</b> of these {len(names)} conditions hold" in page
     for name in names:
         assert f"<li>{name} is true (1)</li>" in page
+
+
+def _three_classes(n=240):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.random((n, 4)), columns=["a", "b", "c", "d"])
+    y = np.where(X.a > 0.6, "high", np.where(X.b > 0.5, "mid", "low"))
+    X.loc[::17, "c"] = np.nan
+    return X, y
+
+
+@pytest.mark.parametrize("learner", sorted(LEARNERS))
+def test_report_of_a_multiclass_model(learner, request, tmp_path):
+    """One rule per class: each in words, its counts, a confusion matrix over all classes, a
+    figure per class; and the page renders."""
+    X, y = _three_classes()
+    model = LEARNERS[learner]().fit(X, y)
+    page = report(model, X, y, lams=(0.01,))
+    for label, formula in model.formula_.items():
+        assert f"<h3>Class {label}</h3>" in page and html.escape(f"IF {formula} THEN {label}") in page
+    for row in model.get_rules(X, y).itertuples():
+        assert (f"<td>{row[1]}</td><td>{html.escape(row.rule)}</td><td class=\"num\">{row.support}</td>"
+                f"<td class=\"num\">{row.precision:.3f}</td>") in page
+    counts = confusion_matrix(y, model.predict(X), labels=model.classes_)
+    for label, row in zip(model.classes_, counts):
+        assert (f"<tr><th>actual {label}</th>" + "".join(f'<td class="num">{v}</td>' for v in row)) in page
+    assert len(_images(page)) == len(model.classes_)
+    assert f"<h2>{FIGURES[learner]}, class high</h2>" in page
+    path = tmp_path / "multiclass.html"
+    path.write_text(page, encoding="utf-8")
+    browser = request.getfixturevalue("browser")  # the checks above run even without a browser
+    browser.open(path)
+    assert browser.problems() == []
+    assert browser.evaluate("Array.from(document.images).every(i => i.complete && i.naturalWidth > 300)")
