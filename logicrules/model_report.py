@@ -431,16 +431,17 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
                             columns=["literal", "true when", "when the value is missing"])
     term_label = {"dnf": "term", "cnf": "clause"}.get(kinds.pop(), "rule") if len(kinds) == 1 else "rule"
     rules = model.get_rules(X, labels)
-    columns = [c for c in ("class", "rule", "support", "precision", "coverage") if c in rules.columns]
+    columns = [c for c in ("class", "part", "rule", "support", "precision", "coverage") if c in rules.columns]
     shown = rules[columns]  # per rule, its terms then the whole rule (get_rules' rows)
-    rules_table = _table(shown.rename(columns={"rule": term_label}), numeric=("support", "precision", "coverage"),
+    rules_table = _table(shown, numeric=("support", "precision", "coverage"),
                          formats={"precision": ".3f", "coverage": ".3f"})
     share = "its class" if multiclass else f"class {_e(positive)}"
     sections = [
         ("The rules" if multiclass else "The rule", "".join(words)),
         ("What each condition means", _table(meanings) if len(meanings) else "<p>The rule has no conditions.</p>"),
         (f"Each {term_label} on these data",
-         f"<p>Support: rows where the {term_label} holds; precision: share of those in {share}; "
+         f"<p>Support: rows where the {term_label} (or, in the row marked rule, the whole rule) holds; "
+         f"precision: share of those in {share}; "
          f"coverage: support / rows.</p>{rules_table}"),
         ("Confusion matrix", _confusion(model, X, labels)),
     ]

@@ -257,7 +257,7 @@ def test_report_of_a_multiclass_model(learner, request, tmp_path):
     for label, formula in model.formula_.items():
         assert f"<h3>Class {label}</h3>" in page and html.escape(f"IF {formula} THEN {label}") in page
     for row in model.get_rules(X, y).itertuples():
-        assert (f"<td>{row[1]}</td><td>{html.escape(row.rule)}</td><td class=\"num\">{row.support}</td>"
+        assert (f"<td>{row[1]}</td><td>{row.part}</td><td>{html.escape(row.rule)}</td><td class=\"num\">{row.support}</td>"
                 f"<td class=\"num\">{row.precision:.3f}</td>") in page
     counts = confusion_matrix(y, model.predict(X), labels=model.classes_)
     for label, row in zip(model.classes_, counts):
