@@ -282,6 +282,9 @@ def _checklist_reason(formula: AtLeast, items: list[Literal], truth: np.ndarray,
     text = f"{len(holding)} of the {len(items)} items hold (at least {formula.m} needed)"
     if holding:
         text += ": " + ", ".join(f"{_literal_text(lit)}{_missing_note([lit], missing, i)}" for lit in holding)
+    failing = _missing_note([lit for lit, t in zip(items, truth) if not t], missing, i)
+    if failing:  # items false because their value is missing
+        text += f"; not holding{failing}"
     return text
 
 

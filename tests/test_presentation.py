@@ -76,3 +76,18 @@ def test_rules_frame_of_a_cnf():
     frame = rules_frame(formula, Xb, ["a", "b", "c"], np.array([True, True, False]))
     assert frame["part"].tolist() == ["clause", "clause", "rule"]
     assert frame["support"].tolist() == [3, 2, 2]
+
+
+def test_checklist_explanations_name_missing_values():
+    from logicrules.checklist import AtLeast
+    from logicrules.fca.scaling import Condition
+
+    conditions = [Condition(c, ">", 0.0) for c in "uvw"]
+    items = [Literal(c.name, condition=c) for c in conditions]
+    rule = AtLeast(2, items)
+    Xb = np.array([[True, False, False], [True, True, False]])
+    prediction = rule.evaluate(Xb, feature_names=[c.name for c in conditions])
+    missing = {"v": np.array([True, False]), "w": np.array([False, False])}
+    texts = explanations(rule, Xb, [c.name for c in conditions], prediction, ["no", "yes"], missing)
+    assert texts[0] == "no: 1 of the 3 items hold (at least 2 needed): u > 0; not holding (v is missing)"
+    assert texts[1] == "yes: 2 of the 3 items hold (at least 2 needed): u > 0, v > 0"
