@@ -13,13 +13,14 @@ error rather than 1.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from numbers import Integral
 from typing import Any
 
 import numpy as np
 import pandas as pd
 from sklearn.utils._param_validation import Interval as _SklearnInterval
 
-__all__ = ["Interval", "as_boolean_matrix", "as_boolean_target"]
+__all__ = ["Interval", "as_boolean_matrix", "as_boolean_target", "check_count", "check_seed"]
 
 
 class Interval(_SklearnInterval):
@@ -154,3 +155,39 @@ def pack_boolean_rows(X: Any, names: Sequence[str], chunk_rows: int = 1 << 16):
         bits[:, start // 64:start // 64 + bitset.n_words(block.shape[0])] = bitset.pack_columns(block)
     return FormalContext.from_bits(bits, n, attributes=list(names),
                                    objects=X.index if frame else None)
+
+
+def check_count(value: Any, name: str, minimum: int = 1) -> int:
+    """``value`` as an int, or a ValueError naming ``name`` when it is no integer >= ``minimum``.
+
+    Bools and strings are not counts (``max_clauses=True`` and ``max_m="3"`` are errors).
+
+    Examples
+    --------
+    >>> check_count(3, "max_m")
+    3
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, Integral) or value < minimum:
+        raise ValueError(f"{name} must be an int >= {minimum}, got {value!r}")
+    return int(value)
+
+
+def check_seed(random_state: Any) -> Any:
+    """A ``random_state`` for :func:`numpy.random.default_rng`, or a ValueError naming it.
+
+    Accepts None, an int >= 0, a numpy ``Generator``, ``BitGenerator`` or ``SeedSequence``, and
+    a legacy ``RandomState`` (which scikit-learn passes), replaced by a seed drawn from it.
+
+    Examples
+    --------
+    >>> check_seed(0)
+    0
+    """
+    if random_state is None or isinstance(random_state, (np.random.Generator, np.random.BitGenerator,
+                                                         np.random.SeedSequence)):
+        return random_state
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(np.iinfo(np.int32).max))
+    if isinstance(random_state, Integral) and not isinstance(random_state, (bool, np.bool_)) and random_state >= 0:
+        return random_state
+    raise ValueError(f"random_state must be None, an int >= 0 or a numpy Generator, got {random_state!r}")

@@ -27,7 +27,8 @@ from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer, Threshold
 from logicrules.fca.search import find_best_premises
 from logicrules.formula import FALSE, TRUE
 from logicrules.ideal.method import IdealDNFClassifier
-from logicrules.lp import learn_and_rule, learn_dnf, learn_m_of_n, learn_or_rule, solve_relaxation
+from logicrules.lp import (learn_and_rule, learn_dnf, learn_m_of_n, learn_or_rule, m_of_n_predict,
+                           solve_relaxation)
 from logicrules.lp.estimator import LPRuleClassifier
 from logicrules.persistence import load_model, save_model
 
@@ -147,6 +148,15 @@ ERROR_CASES = {
                           ValueError, "time_limit"),
     "lp negative lam": (lambda: learn_or_rule(BITS, TARGET, -1.0), ValueError, "lam"),
     "lp row_sampling 2": (lambda: learn_or_rule(BITS, TARGET, 1.0, row_sampling=2), ValueError, "row_sampling"),
+    "lp random_state 'x'": (lambda: learn_or_rule(BITS, TARGET, 1.0, row_sampling=0.5, random_state="x"),
+                            ValueError, "random_state must be"),
+    "lp random_state -1": (lambda: learn_dnf(BITS, TARGET, 1.0, row_sampling=0.5, random_state=-1),
+                           ValueError, "random_state must be"),
+    "lp max_clauses True": (lambda: learn_dnf(BITS, TARGET, 1.0, True), ValueError, "max_clauses must be an int"),
+    "lp max_m '3'": (lambda: learn_m_of_n(BITS, TARGET, 1.0, max_m="3"), ValueError, "max_m must be an int"),
+    "m_of_n_predict column 9": (lambda: m_of_n_predict(BITS, [9], 1), ValueError, "columns must be positions"),
+    "premises negations='no'": (lambda: find_best_premises(BITS, TARGET, negations="no"),
+                                ValueError, "negations must be True or False"),
 }
 
 
@@ -232,6 +242,12 @@ def test_lp_weights_far_from_one_give_the_unweighted_rule(scale):
     plain = LPRuleClassifier(lam=0.01, rule="dnf").fit(FRAME, LABEL)
     scaled = LPRuleClassifier(lam=0.01, rule="dnf").fit(FRAME, LABEL, sample_weight=np.full(N, scale))
     assert str(scaled.formula_) == str(plain.formula_) and scaled.lp_result_["status"] == "optimal"
+
+
+def test_legacy_random_state_seeds_row_sampling():
+    fits = [LPRuleClassifier(row_sampling=0.5, random_state=np.random.RandomState(3)).fit(FRAME, LABEL)
+            for _ in range(2)]
+    assert str(fits[0].formula_) == str(fits[1].formula_)
 
 
 def test_pulp_with_lam_zero_and_a_free_column_matches_highs():

@@ -1671,6 +1671,8 @@ def find_best_premises(
         raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
     if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
         raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
+    if not isinstance(negations, (bool, np.bool_)):
+        raise ValueError(f"negations must be True or False, got {negations!r}")
     memory = _parse_memory(memory_limit)
     obj = get_objective(objective, min_support=min_support or None)
     connectives = _parse_connectives(connectives)

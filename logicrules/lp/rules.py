@@ -31,7 +31,7 @@ from logicrules.lp.model import class_costs, problem_from_rows
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening, upper_bound
 from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
-from logicrules.validation import as_boolean_matrix, as_boolean_target
+from logicrules.validation import as_boolean_matrix, as_boolean_target, check_count
 
 __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
            "learn_m_of_n", "m_of_n_predict"]
@@ -198,15 +198,14 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
     [[2], [0, 1]]
     """
     A, y = _check_data(A, y)
-    if int(max_clauses) < 1:
-        raise ValueError(f"max_clauses must be >= 1, got {max_clauses}")
+    max_clauses = check_count(max_clauses, "max_clauses")
     c_pos, c_neg = class_costs(weights)
     sw = _sample_weight(sample_weight, y)
     row_weight = np.ones(len(y)) if sw is None else sw
     remaining = y.copy()
     predicted = np.zeros_like(y)
     fit = RuleSetFit([])
-    for _ in range(int(max_clauses)):
+    for _ in range(max_clauses):
         if not remaining.any():
             break
         clause = _learn_clause(A, ~y, remaining, lam, complement=True, weights=(c_neg, c_pos),
@@ -247,8 +246,11 @@ def m_of_n_predict(A, columns, m: int) -> np.ndarray:
     >>> m_of_n_predict(np.array([[1, 1, 0], [1, 0, 0]], dtype=bool), [0, 1, 2], 2).tolist()
     [True, False]
     """
-    A = np.asarray(A, dtype=bool)
-    return A[:, np.asarray(columns, dtype=np.intp)].sum(axis=1) >= int(m)
+    A = as_boolean_matrix(A, name="A")
+    columns = np.asarray(columns, dtype=np.intp).reshape(-1)
+    if columns.size and not (0 <= columns.min() and columns.max() < A.shape[1]):
+        raise ValueError(f"columns must be positions of A's {A.shape[1]} columns, got {columns.tolist()[:10]}")
+    return A[:, columns].sum(axis=1) >= check_count(m, "m", minimum=0)
 
 
 def _sample_weight(sample_weight, y: np.ndarray) -> np.ndarray | None:
@@ -331,8 +333,7 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
     A, y = _check_data(A, y)
     if rounding not in ("threshold", "exact"):
         raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
-    if int(max_m) < 1:
-        raise ValueError(f"max_m must be >= 1, got {max_m}")
+    max_m = check_count(max_m, "max_m")
     c_pos, c_neg = class_costs(weights)
     sw = _sample_weight(sample_weight, y)
     row_weight = np.ones(len(y)) if sw is None else sw
@@ -342,7 +343,7 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
     best = (c_pos * n_pos, 0, np.zeros(0, dtype=np.intp), 1)  # empty rule: never fires
     lp_objectives = {}
     optimal = True
-    for m in range(1, min(int(max_m), A.shape[1]) + 1):
+    for m in range(1, min(max_m, A.shape[1]) + 1):
         w, value, proved = _m_of_n_lp(A_pos, A_neg, m, lam, c_pos, c_neg, rounding == "exact", time_limit,
                                       None if sw is None else sw[y], None if sw is None else sw[~y])
         lp_objectives[m] = value

@@ -18,6 +18,7 @@ import numpy as np
 from logicrules.lp.model import GroupTestingProblem, build_problem, row_counts
 from logicrules.lp.screening import greedy_fill, repair_dual, solve_with_screening
 from logicrules.lp.solvers import LPResult, solve_problem
+from logicrules.validation import check_seed
 
 __all__ = ["HEURISTICS", "extend_dual", "extend_problem_dual", "solve_with_row_sampling", "sample_rows"]
 
@@ -170,7 +171,7 @@ def solve_with_row_sampling(A_pos, A_neg, lam: float, sample_size=0.1, *, heuris
         problem = build_problem(A_pos, A_neg, lam, weights)
     if heuristic not in HEURISTICS:
         raise ValueError(f"unknown heuristic {heuristic!r}; use one of {', '.join(HEURISTICS)}")
-    rng = np.random.default_rng(random_state)
+    rng = np.random.default_rng(check_seed(random_state))
     p = problem.n_rows
     tol = problem.tolerance()
     rows = sample_rows(p, sample_size, rng) if p else np.zeros(0, dtype=np.intp)
