@@ -144,13 +144,13 @@ def _words(model: Any, literal: Literal) -> str:
 
 
 def _checklist(model: Any, kind: str, terms: list[list[Literal]]) -> tuple[list[Literal], int] | None:
-    """(items, m) of an m-of-n rule, from the threshold formula or the LP's ``checklist_``."""
+    """(items, m) of an m-of-n rule (an ``AtLeast`` formula), None for any other rule.
+
+    The words describe ``formula_``, the rule ``predict`` uses (domain simplification may have
+    rewritten a checklist, e.g. "at least 1 of" into an OR).
+    """
     if kind == "checklist":
         return terms[0], int(model.formula_.m)
-    checklist = getattr(model, "checklist_", None)
-    if checklist is not None:
-        names, m = checklist
-        return [Literal(name) for name in names], int(m)
     return None
 
 
