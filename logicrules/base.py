@@ -27,6 +27,7 @@ from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.formula import Formula, Literal
 from logicrules.memory import MemoryBudget
+from logicrules.progress import progress_bar
 from logicrules.simplify import simplify_on_domain
 from logicrules.validation import as_boolean_matrix, pack_boolean_rows
 
@@ -235,8 +236,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         names = [str(a) for a in context.attributes]
         frame = pd.DataFrame(context.to_dense(), columns=names)
         own = self.get_params(deep=False)
-        params = {k: v for k, v in (("binarizer", "passthrough"), ("pos_label", True), ("categorical", None))
-                  if k in own}
+        params = {k: v for k, v in (("binarizer", "passthrough"), ("pos_label", True), ("categorical", None),
+                                    ("verbose", 0)) if k in own}
         class_weight = own.get("class_weight")
         if isinstance(class_weight, dict):  # costs per class become row weights of the per-class rules
             unknown = set(class_weight) - set(self.classes_.tolist())
@@ -248,10 +249,12 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             params["class_weight"] = None
         fit_weight = {} if weights is None else {"sample_weight": weights}
         self.estimators_ = {}
-        for k, label in enumerate(self.classes_.tolist()):
-            sub = clone(self).set_params(**params)
-            sub.fit(frame, target == k, **fit_weight)
-            self.estimators_[label] = sub
+        with progress_bar(len(self.classes_), "one rule per class", getattr(self, "verbose", 0)) as bar:
+            for k, label in enumerate(self.classes_.tolist()):
+                sub = clone(self).set_params(**params)
+                sub.fit(frame, target == k, **fit_weight)
+                self.estimators_[label] = sub
+                bar.update()
         self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
         self.attribute_names_ = list(names)
         self.formula_ = {label: sub.formula_ for label, sub in self.estimators_.items()}

@@ -191,3 +191,35 @@ def test_pos_label_on_dataframe_ideal():
     model = IdealDNFClassifier(binarizer="passthrough", pos_label="no", random_state=0).fit(X, y)
     assert str(model.formula_) == "NOT a OR NOT b"
     assert model.predict(X).tolist() == y.tolist()
+
+
+@pytest.mark.parametrize("name", ["ideal", "premise", "lp_dnf"])
+def test_verbose_reports_progress_and_default_is_silent(name, capsys):
+    X, y = noisy(0)
+    LEARNERS[name]().fit(X, y)
+    assert capsys.readouterr().err == ""
+    labels = np.array(["a", "b", "c"])[(X[:, 0] + 2 * X[:, 1] * (1 - X[:, 0])).astype(int)]
+    model = LEARNERS[name](verbose=1)
+    if name.startswith("lp"):
+        model.set_params(lam="cv")
+    model.fit(X, y if name == "ideal" else labels)
+    assert capsys.readouterr().err != ""
+
+
+def test_progress_without_tqdm_prints_lines(monkeypatch, capsys):
+    import builtins
+
+    from logicrules.progress import progress_bar
+
+    real_import = builtins.__import__
+
+    def no_tqdm(name, *args, **kwargs):
+        if name.startswith("tqdm"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_tqdm)
+    with progress_bar(2, "steps", verbose=1) as bar:
+        bar.update()
+        bar.update()
+    assert capsys.readouterr().err.splitlines() == ["steps: 1/2", "steps: 2/2"]

@@ -22,6 +22,7 @@ from logicrules.fca.context import FormalContext
 from logicrules.fca.search import DEFAULT_MEMORY_LIMIT, find_best_premises
 from logicrules.formula import Formula
 from logicrules.metrics import OBJECTIVES
+from logicrules.progress import tqdm_available
 from logicrules.validation import Interval
 
 __all__ = ["OptimalPremiseClassifier"]
@@ -64,6 +65,9 @@ class OptimalPremiseClassifier(RuleClassifier):
     categorical : list of str or int, optional
         Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
         e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
+    verbose : int, default 0
+        0: silent. 1 or more: progress of the fit on stderr (a tqdm bar when tqdm is installed,
+        else one line per step; see :mod:`logicrules.progress`): the size-3 and size-4 scans of the search (tqdm only), or the classes of a multiclass target.
 
     Attributes
     ----------
@@ -102,12 +106,13 @@ class OptimalPremiseClassifier(RuleClassifier):
         "min_support": [Interval(Integral, 0, None, closed="left")],
         "backend": [StrOptions({"auto", "numba", "torch"})],
         "device": "no_validation",  # anything torch.device accepts, checked by torch
+        "verbose": ["verbose"],
     }
 
     def __init__(self, *, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
                  min_support: int = 0, backend: str = "auto", device: Any = None, pos_label: Any = None,
-                 categorical: Any = None):
+                 categorical: Any = None, verbose: int = 0):
         self.max_size = max_size
         self.objective = objective
         self.binarizer = binarizer
@@ -119,6 +124,7 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.device = device
         self.pos_label = pos_label
         self.categorical = categorical
+        self.verbose = verbose
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str], sample_weight=None) -> Formula:
         return self._search(pd.DataFrame(Xb, columns=list(names), copy=False), y, sample_weight)
@@ -133,6 +139,7 @@ class OptimalPremiseClassifier(RuleClassifier):
             negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
             min_support=self.min_support, pareto=True, backend=self.backend, device=self.device,
             sample_weight=sample_weight,
+            progress=bool(self.verbose) and tqdm_available(),
         )
         self.premises_ = results
         self.score_ = results[0].score

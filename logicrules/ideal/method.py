@@ -37,6 +37,7 @@ from sklearn.utils._param_validation import RealNotInt, StrOptions
 from logicrules import probability
 from logicrules.base import RuleClassifier
 from logicrules.conditions import with_conditions
+from logicrules.progress import progress_bar
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
@@ -156,6 +157,9 @@ class IdealDNFClassifier(RuleClassifier):
         booleanized features (its nearest-neighbour estimator, which treats them as
         continuous), not the plug-in count estimate; ties and unseen types go to the negative
         class (``tie`` must be left at its default). It does not accept ``sample_weight``.
+    verbose : int, default 0
+        0: silent. 1 or more: progress over l = 1 .. max_features on stderr (a tqdm bar when tqdm is installed,
+        else one line per step; see :mod:`logicrules.progress`).
     simplify_max_variables : int, default 8
         Step 7 (SymPy's exact minimal DNF) runs when the formula has at most this many
         attributes; its cost grows exponentially (about 2 s for a random function of 8
@@ -238,13 +242,14 @@ class IdealDNFClassifier(RuleClassifier):
         "memory_limit": [Interval(Integral, 1, None, closed="left"),
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
         "protocol": [StrOptions(set(PROTOCOLS))],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
                  max_rule_size=20, random_state=None, pos_label=None, categorical=None,
-                 memory_limit=None, protocol="default"):
+                 memory_limit=None, protocol="default", verbose=0):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -259,6 +264,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.categorical = categorical
         self.memory_limit = memory_limit
         self.protocol = protocol
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ parameters
     def _scorers(self) -> tuple[str, ...]:
@@ -401,14 +407,15 @@ class IdealDNFClassifier(RuleClassifier):
                 wt: np.ndarray | None = None, wv: np.ndarray | None = None) -> list[str]:
         """Steps 3-6: the path over l, and the chosen feature names (stage binarization)."""
         n_max = min(int(self.max_features), Bt.n_attributes)
-        if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
-            self._budget.require((Bt.n_objects + Bv.n_objects) * Bt.n_attributes,
-                                 "the wrapper selection's dense copy of the binarized data",
-                                 "use selection='filter'")
-            rows = _wrapper_path(Bt.to_dense(), yt, Bv.to_dense(), yv, n_max, rule, wt, wv)
-        else:
-            rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv,
-                                sklearn_mutual_info=self.protocol == "paper")
+        with progress_bar(n_max, "features l", self.verbose) as bar:
+            if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
+                self._budget.require((Bt.n_objects + Bv.n_objects) * Bt.n_attributes,
+                                     "the wrapper selection's dense copy of the binarized data",
+                                     "use selection='filter'")
+                rows = _wrapper_path(Bt.to_dense(), yt, Bv.to_dense(), yv, n_max, rule, wt, wv, bar)
+            else:
+                rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv,
+                                    sklearn_mutual_info=self.protocol == "paper", progress=bar)
         candidates = pd.DataFrame(
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
@@ -529,7 +536,7 @@ def _histogram_accuracy(table: TypeTable, histogram: TypeHistogram) -> float:
 
 
 def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...],
-                 wt=None, wv=None, sklearn_mutual_info: bool = False) -> list[tuple]:
+                 wt=None, wv=None, sklearn_mutual_info: bool = False, progress=None) -> list[tuple]:
     """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types).
 
     ``Bt`` and ``Bv`` are packed contexts; everything is read through counts (literal counts
@@ -563,10 +570,12 @@ def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tu
                 accuracy = _histogram_accuracy(table, validation.type_histogram(list(cols)))
                 cache[key] = (accuracy, 1.0 - table.training_errors / table.n_rows, table.n_types)
             rows.append((l, name, cols, *cache[key]))
+        if progress is not None:
+            progress.update()
     return rows
 
 
-def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, wv=None) -> list[tuple]:
+def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, wv=None, progress=None) -> list[tuple]:
     """Greedy forward selection maximizing the validation accuracy of the ideal DNF.
 
     The rows of both parts carry a compressed id of their current type. Adding candidate ``j``
@@ -590,6 +599,8 @@ def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, w
         table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), *rule, wt)
         v, t = _accuracies(table, np.ascontiguousarray(Bv[:, chosen]), yv, wv)
         rows.append((l, "wrapper", tuple(chosen), v, t, table.n_types))
+        if progress is not None:
+            progress.update()
     return rows
 
 

@@ -22,6 +22,7 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import RealNotInt, StrOptions
 
 from logicrules.base import RuleClassifier
+from logicrules.progress import progress_bar
 from logicrules.checklist import at_least
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
 from logicrules.lp.rules import (learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
@@ -96,6 +97,9 @@ class LPRuleClassifier(RuleClassifier):
     categorical : list of str or int, optional
         Input columns (names or positions) the binarizer one-hot encodes whatever their dtype,
         e.g. integer-coded categories (see :mod:`logicrules.fca.scaling`).
+    verbose : int, default 0
+        0: silent. 1 or more: progress of the fit on stderr (a tqdm bar when tqdm is installed,
+        else one line per step; see :mod:`logicrules.progress`): the LP fits of ``lam="cv"`` (folds x grid), or the classes of a multiclass target.
 
     Attributes
     ----------
@@ -138,12 +142,13 @@ class LPRuleClassifier(RuleClassifier):
         "random_state": ["random_state"],
         "memory_limit": [Interval(Integral, 1, None, closed="left"),
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
+        "verbose": ["verbose"],
     }
 
     def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
                  screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
                  time_limit=None, random_state=None, pos_label=None, categorical=None,
-                 memory_limit=None):
+                 memory_limit=None, verbose=0):
         self.rule = rule
         self.lam = lam
         self.max_clauses = max_clauses
@@ -159,6 +164,7 @@ class LPRuleClassifier(RuleClassifier):
         self.pos_label = pos_label
         self.categorical = categorical
         self.memory_limit = memory_limit
+        self.verbose = verbose
 
     # ------------------------------------------------------------------ checks
     def _class_costs(self, y: np.ndarray, sw: np.ndarray | None = None) -> tuple[float, float]:
@@ -259,11 +265,14 @@ class LPRuleClassifier(RuleClassifier):
             return LAM_GRID[len(LAM_GRID) // 2]
         folds = StratifiedKFold(n_splits=min(3, smallest), shuffle=True, random_state=self.random_state)
         scores = np.zeros(len(LAM_GRID))
-        for train, test in folds.split(Xb, y):
-            for k, lam in enumerate(LAM_GRID):
-                structure, _ = self._learn(Xb[train], y[train], lam, weights, None if sw is None else sw[train])
-                scores[k] += np.average(_predict_structure(self.rule, structure, Xb[test]) == y[test],
-                                        weights=None if sw is None else sw[test])
+        with progress_bar(folds.get_n_splits() * len(LAM_GRID), "lam grid x folds", self.verbose) as bar:
+            for train, test in folds.split(Xb, y):
+                for k, lam in enumerate(LAM_GRID):
+                    structure, _ = self._learn(Xb[train], y[train], lam, weights,
+                                               None if sw is None else sw[train])
+                    scores[k] += np.average(_predict_structure(self.rule, structure, Xb[test]) == y[test],
+                                            weights=None if sw is None else sw[test])
+                    bar.update()
         best = np.flatnonzero(scores >= scores.max() - 1e-12)
         return float(LAM_GRID[best[-1]])
 
