@@ -149,3 +149,17 @@ def test_compare_learners_passes_weights_to_fit_and_scores():
     assert (weighted["accuracy"] != plain["accuracy"]).any()
     with pytest.raises(ValueError, match="unknown datasets"):
         compare_learners({"d": (X, y)}, learners, cv=3, verbose=0, sample_weight={"e": w})
+
+
+def test_premise_weights_equal_repetition():
+    from logicrules.fca.estimator import OptimalPremiseClassifier
+
+    for seed in range(5):
+        X, y, w = weighted_data(seed)
+        Xr, yr = repeated(X, y, w)
+        a = OptimalPremiseClassifier(max_size=2).fit(X, y, sample_weight=w)
+        b = OptimalPremiseClassifier(max_size=2).fit(Xr, yr)
+        assert a.formula_ == b.formula_, seed
+        assert a.score_ == pytest.approx(b.score_)
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+        np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X))
