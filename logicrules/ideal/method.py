@@ -37,13 +37,13 @@ from sklearn.utils._param_validation import RealNotInt, StrOptions
 from logicrules import probability
 from logicrules.base import RuleClassifier
 from logicrules.conditions import with_conditions
-from logicrules.progress import progress_bar
-from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
+from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
 from logicrules.memory import MemoryBudget
+from logicrules.progress import progress_bar
 from logicrules.simplify import prime_implicants, simplify_on_domain
 from logicrules.validation import Interval
 
