@@ -25,6 +25,7 @@ from logicrules.base import RuleClassifier
 from logicrules.progress import progress_bar
 from logicrules.checklist import at_least
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
+from logicrules.lp.colgen import learn_cnf_cg, learn_dnf_cg
 from logicrules.lp.rules import (learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
                                  learn_or_rule)
 from logicrules.lp.solvers import SOLVERS
@@ -48,8 +49,8 @@ class LPRuleClassifier(RuleClassifier):
     ----------
     rule : {"or", "and", "dnf", "cnf", "m_of_n"}, default "or"
         "or": one disjunction of literals; "and": one conjunction (learned by De Morgan as an
-        OR-rule on complemented literals for the complemented label); "dnf"/"cnf": rule sets by
-        sequential covering, at most ``max_clauses`` terms/clauses; "m_of_n": a checklist that
+        OR-rule on complemented literals for the complemented label); "dnf"/"cnf": rule sets,
+        by column generation or sequential covering (``method``); "m_of_n": a checklist that
         fires when at least m of n chosen literals hold.
     lam : float in [0, 1] or "cv", default 0.005
         Cost of one literal as a fraction of the training rows (see module notes; at lam = 1
@@ -57,8 +58,19 @@ class LPRuleClassifier(RuleClassifier):
         give the empty rule); ``"cv"``
         picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
         the larger lam, i.e. the smaller rule).
+    method : {"cg", "covering"}, default "cg"
+        How ``rule="dnf"``/``"cnf"`` is learned. "cg": column generation
+        (:mod:`logicrules.lp.colgen`): the master LP over conjunctions, priced exactly over all
+        terms of at most ``max_term_size`` literals, then the integer master; a term (clause) of
+        s literals costs ``lam * n_samples * (1 + s)``. "covering": sequential covering, one
+        LP-learned term at a time, at most ``max_clauses`` of them.
+    max_term_size : int, default 3
+        For ``method="cg"``: longest term (clause) of the exact pricing, 1 to 4.
+    budget : float, optional
+        For ``method="cg"``: complexity budget, an upper bound on the number of terms plus
+        literals of the rule set (in the LP: ``sum_k (1 + |K_k|) w_k <= budget``).
     max_clauses : int, default 5
-        Largest number of terms (DNF) or clauses (CNF).
+        For ``method="covering"``: largest number of terms (DNF) or clauses (CNF).
     binarizer : str or transformer, default "quantile"
         How raw columns become literals (see :func:`logicrules.base.make_binarizer`); the
         default is ``QuantileBinarizer(negations=True)``, so every threshold literal comes with
@@ -82,7 +94,9 @@ class LPRuleClassifier(RuleClassifier):
         For ``rule="m_of_n"``: largest threshold m tried by the LP.
     time_limit : float, optional
         Seconds per LP/IP solve. An LP that hits it raises ``SolverError``; an integer program
-        stopped with an incumbent warns (``SolverWarning``) and uses it.
+        stopped with an incumbent warns (``SolverWarning``) and uses it. With ``method="cg"``:
+        seconds for the column generation loop and for the integer master (which otherwise
+        stops after 2 s), both of which keep their best solution and report their bounds.
     random_state : None or int, default None
         Seeds row sampling and the inner cross-validation of ``lam="cv"``.
     memory_limit : int, float, str or None, default 2 GiB
@@ -113,7 +127,10 @@ class LPRuleClassifier(RuleClassifier):
         ``objective`` (training objective of the rule, in units of one error of the class with
         the larger cost), ``lp_objective``,
         ``columns_screened``, ``rows_sampled``, ``seconds``, ``n_columns``, ``n_lp_solves``,
-        ``solver`` and ``status``.
+        ``solver`` and ``status``. With ``method="cg"`` also ``iterations``, ``pool_size``,
+        ``lp_bound`` (lower bound of the LP over all terms of at most ``max_term_size``
+        literals), ``certified``, ``mip_objective``, ``mip_gap``, ``mip_status``,
+        ``pricing_seconds`` and ``mip_seconds`` (:meth:`ColumnGenerationFit.report`).
     checklist_ : tuple (list of str, int)
         For m-of-n: the chosen literal names and m.
 
@@ -131,6 +148,9 @@ class LPRuleClassifier(RuleClassifier):
         **RuleClassifier._parameter_constraints,
         "rule": [StrOptions(set(RULE_KINDS))],
         "lam": [Interval(Real, 0, 1, closed="both"), StrOptions({"cv"})],
+        "method": [StrOptions({"cg", "covering"})],
+        "max_term_size": [Interval(Integral, 1, 4, closed="both")],
+        "budget": [Interval(Real, 0, None, closed="left"), None],
         "max_clauses": [Interval(Integral, 1, None, closed="left")],
         "solver": [StrOptions(set(SOLVERS))],
         "screening": ["boolean"],
@@ -145,12 +165,15 @@ class LPRuleClassifier(RuleClassifier):
         "verbose": ["verbose"],
     }
 
-    def __init__(self, *, rule="or", lam=0.005, max_clauses=5, binarizer="quantile", solver="highs",
-                 screening=True, row_sampling=None, rounding="threshold", class_weight=None, max_m=3,
-                 time_limit=None, random_state=None, pos_label=None, categorical=None,
+    def __init__(self, *, rule="or", lam=0.005, method="cg", max_term_size=3, budget=None, max_clauses=5,
+                 binarizer="quantile", solver="highs", screening=True, row_sampling=None, rounding="threshold",
+                 class_weight=None, max_m=3, time_limit=None, random_state=None, pos_label=None, categorical=None,
                  memory_limit=None, verbose=0):
         self.rule = rule
         self.lam = lam
+        self.method = method
+        self.max_term_size = max_term_size
+        self.budget = budget
         self.max_clauses = max_clauses
         self.binarizer = binarizer
         self.solver = solver
@@ -200,6 +223,11 @@ class LPRuleClassifier(RuleClassifier):
         start = time.perf_counter()
         self.lam_ = self._choose_lam(Xb, y, weights, sw) if isinstance(self.lam, str) else float(self.lam)
         structure, fits = self._learn(Xb, y, self.lam_, weights, sw)
+        if self._column_generation():
+            self.lp_result_ = {**fits[0].report(), "n_columns": Xb.shape[1],
+                               "objective": self._training_objective(Xb, y, structure, weights, sw),
+                               "seconds": time.perf_counter() - start}
+            return _to_formula(self.rule, structure, names)
         results = [f.result for f in fits if hasattr(f, "result")]
         objective = self._training_objective(Xb, y, structure, weights, sw)
         self.lp_result_ = {
@@ -242,6 +270,12 @@ class LPRuleClassifier(RuleClassifier):
         if self.rule == "and":
             fit = learn_and_rule(Xb, y, lam_abs, weights=weights, sample_weight=sw, **options)
             return fit.columns, [fit]
+        if self._column_generation():
+            learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
+            fit = learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(self.max_term_size),
+                          budget=self.budget, solver=self.solver, time_limit=self.time_limit,
+                          mip_time_limit=2.0 if self.time_limit is None else self.time_limit)
+            return fit.terms, [fit]
         if self.rule in ("dnf", "cnf"):
             learner = learn_dnf if self.rule == "dnf" else learn_cnf
             fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, sample_weight=sw, **options)
@@ -250,9 +284,12 @@ class LPRuleClassifier(RuleClassifier):
                            time_limit=self.time_limit, sample_weight=sw)
         return (fit.columns, fit.m), [fit]
 
+    def _column_generation(self) -> bool:
+        return self.rule in ("dnf", "cnf") and self.method == "cg"
+
     def _training_objective(self, Xb, y, structure, weights, sw=None) -> float:
         pred = _predict_structure(self.rule, structure, Xb)
-        size = _structure_size(self.rule, structure)
+        size = _structure_size(self.rule, structure) + (len(structure) if self._column_generation() else 0)
         sw = np.ones(len(y)) if sw is None else sw
         lam_abs = self.lam_ * (weights[0] * sw[y].sum() + weights[1] * sw[~y].sum())
         return float(lam_abs * size + weights[0] * sw[y & ~pred].sum() + weights[1] * sw[~y & pred].sum())

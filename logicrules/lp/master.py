@@ -40,7 +40,7 @@ from logicrules.lp.model import check_lam, class_costs
 from logicrules.lp.solvers import SOLVERS, SolverError, _row_groups, pulp_backend
 
 __all__ = ["RuleSetProblem", "ConjunctionPool", "MasterLP", "MasterMIP", "build_rule_set_problem",
-           "conjunction_extents", "solve_master_lp", "solve_master_mip", "round_master"]
+           "conjunction_extents", "solve_master_lp", "solve_master_mip", "round_master", "improve_choice"]
 
 
 def _merge(A: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -230,6 +230,17 @@ class ConjunctionPool:
             self.terms.extend(new)
         return len(new)
 
+    def subset(self, columns) -> ConjunctionPool:
+        """A pool of the same problem holding the given columns (indices), in that order."""
+        pool = ConjunctionPool(self.problem)
+        columns = np.asarray(columns, dtype=np.intp)
+        pool.terms = [self.terms[k] for k in columns]
+        pool._index = {t: k for k, t in enumerate(pool.terms)}
+        pool.cover = self.cover[:, columns]
+        pool.neg_cost = self.neg_cost[columns]
+        pool.sizes = self.sizes[columns]
+        return pool
+
     def costs(self) -> np.ndarray:
         """Objective coefficients ``c_k = sum_Z v_i a_ik + lam (1 + |k|)`` of the pool's columns."""
         return self.neg_cost + self.problem.lam * (1.0 + self.sizes)
@@ -288,9 +299,10 @@ class MasterMIP:
         The pool columns in the rule set.
     objective : float
         Master objective of ``chosen`` (:meth:`ConjunctionPool.integer_objective`).
-    bound : float or None
-        Lower bound on the integer optimum over the pool proved by the solver (None if none).
-    gap : float or None
+    bound : float
+        Lower bound on the integer optimum over the pool: the solver's proved bound, and at
+        least the master LP's value.
+    gap : float
         ``(objective - bound) / max(|objective|, tiny)``: 0 when proved optimal.
     status : str
         ``"optimal"``, ``"time_limit"`` (stopped with an incumbent) or ``"rounded"`` (stopped
@@ -301,8 +313,8 @@ class MasterMIP:
 
     chosen: np.ndarray
     objective: float
-    bound: float | None
-    gap: float | None
+    bound: float
+    gap: float
     status: str
     solver: str
     seconds: float
@@ -387,7 +399,10 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
         gap reported); without one, the LP solution is rounded (:func:`round_master`); the
         rounding also replaces an incumbent it beats.
     lp : MasterLP, optional
-        The master LP's solution, for the rounding (solved when needed and not given).
+        The master LP's optimum over this pool (solved when not given). Its rounding gives an
+        upper bound U, and every column with ``z_LP + rc_k > U`` is left out of the integer
+        program (reduced-cost fixing: exact, such a column is in no rule set better than U);
+        its value is also a lower bound.
 
     Returns
     -------
@@ -410,51 +425,55 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
         chosen = np.zeros(K, dtype=bool)
         value = pool.integer_objective(chosen)
         return MasterMIP(chosen, value, value, 0.0, "optimal", solver, time.perf_counter() - start)
-    if solver == "pulp":
-        x, bound, status, name = _pulp_master(pool, integral=True, time_limit=time_limit)[1]
-    else:
-        c, A_ub, b_ub, K, p = _matrices(pool)
-        options = {"mip_rel_gap": 0.0}
-        if time_limit is not None:
-            options["time_limit"] = float(time_limit)
-        res = optimize.milp(c, integrality=np.concatenate([np.ones(K), np.zeros(p)]),
-                            bounds=optimize.Bounds(0, np.concatenate([np.ones(K), np.ones(p)])),
-                            constraints=optimize.LinearConstraint(A_ub, -np.inf, b_ub), options=options)
-        x = res.x[:K] if res.x is not None else None
-        bound = getattr(res, "mip_dual_bound", None)
-        bound = float(bound) if bound is not None and np.isfinite(bound) else None
-        if res.status == 0:
-            status = "optimal"
-        elif res.status == 1:
-            status = "time_limit"
-        else:
-            raise SolverError(f"the integer master failed (scipy milp status {res.status}: {res.message})")
-        name = "highs-milp"
+    lp = lp if lp is not None else solve_master_lp(pool, solver=solver)
+    rounded = round_master(pool, lp.w)
+    upper = pool.integer_objective(rounded)
+    # reduced-cost fixing: a rule set using column k costs >= z_LP + rc_k, so columns with
+    # z_LP + rc_k > upper are in no rule set better than the rounding (which keeps its columns)
+    keep = np.flatnonzero((lp.objective + pool.reduced_costs(lp.mu, lp.nu) <= upper + P.tolerance()) | rounded)
+    if keep.size == 0:  # no column can beat the empty rule set
+        return MasterMIP(rounded, upper, upper, 0.0, "optimal", solver, time.perf_counter() - start)
+    x, bound, status, name = _solve_mip(pool.subset(keep), solver, time_limit)
+    chosen = rounded
     if x is not None:
-        chosen = x > 0.5
-        value = pool.integer_objective(chosen)
-    if status != "optimal":
-        lp = lp if lp is not None else solve_master_lp(pool, solver=solver)
-        rounded = round_master(pool, lp.w)
-        if x is None or pool.integer_objective(rounded) < value - P.tolerance():
-            chosen, value, status = rounded, pool.integer_objective(rounded), "rounded"
-        if x is None:
-            warnings.warn("the integer master stopped (time_limit) without an incumbent; using the "
-                          "rounded LP solution", stacklevel=2)
+        chosen = np.zeros(K, dtype=bool)
+        chosen[keep[x > 0.5]] = True
+    value = pool.integer_objective(chosen)
+    if status != "optimal" and (x is None or pool.integer_objective(rounded) < value - P.tolerance()):
+        chosen, value, status = rounded, upper, "rounded"
     if status == "optimal":
         bound = value
-    gap = None if bound is None else max(0.0, value - bound) / max(abs(value), 1e-12)
+    bound = lp.objective if bound is None else max(bound, lp.objective)
+    gap = max(0.0, value - bound) / max(abs(value), 1e-12)
     return MasterMIP(chosen, value, bound, gap, status, name, time.perf_counter() - start)
 
 
+def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None):
+    """The integer master: (column values or None, proved bound or None, status, solver name)."""
+    if solver == "pulp":
+        return _pulp_master(pool, integral=True, time_limit=time_limit)[1]
+    c, A_ub, b_ub, K, p = _matrices(pool)
+    options = {"mip_rel_gap": 0.0}
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
+    res = optimize.milp(c, integrality=np.concatenate([np.ones(K), np.zeros(p)]),
+                        bounds=optimize.Bounds(0, np.ones(K + p)),
+                        constraints=optimize.LinearConstraint(A_ub, -np.inf, b_ub), options=options)
+    if res.status not in (0, 1):
+        raise SolverError(f"the integer master failed (scipy milp status {res.status}: {res.message})")
+    bound = getattr(res, "mip_dual_bound", None)
+    bound = float(bound) if bound is not None and np.isfinite(bound) else None
+    x = res.x[:K] if res.x is not None else None
+    return x, bound, "optimal" if res.status == 0 else "time_limit", "highs-milp"
+
+
 def round_master(pool: ConjunctionPool, w: np.ndarray) -> np.ndarray:
-    """Best 0/1 choice among the thresholds of a fractional master solution, and a greedy pass.
+    """A good 0/1 choice of pool columns from a fractional master solution (a heuristic).
 
     For every distinct positive value t of w the columns ``w >= t`` are tried (those within the
-    budget); then the best
-    of them is improved greedily by dropping any column whose removal lowers the objective.
-    Returns the boolean choice with the least master objective (never worse than choosing
-    nothing).
+    budget); the best of them is then improved by local search (:func:`improve_choice`).
+    Returns the boolean choice with the least master objective found (never worse than
+    choosing nothing).
 
     Examples
     --------
@@ -474,16 +493,62 @@ def round_master(pool: ConjunctionPool, w: np.ndarray) -> np.ndarray:
         value = pool.integer_objective(chosen)
         if value < best_value - pool.problem.tolerance():
             best, best_value = chosen, value
-    improved = True
-    while improved:  # drop columns while it helps (at most |chosen| passes)
-        improved = False
-        for k in np.flatnonzero(best):
-            trial = best.copy()
-            trial[k] = False
-            value = pool.integer_objective(trial)
-            if value < best_value - pool.problem.tolerance():
-                best, best_value, improved = trial, value, True
-    return best
+    return improve_choice(pool, best)
+
+
+def improve_choice(pool: ConjunctionPool, chosen: np.ndarray, max_moves: int = 1000) -> np.ndarray:
+    """Local search on a 0/1 choice of pool columns: best add, drop or swap move while one helps.
+
+    The gains of all moves are computed at once from the cover counts of the positive rows:
+    adding k gains ``u(uncovered rows k covers) - c_k``, dropping k gains ``c_k - u(rows
+    only k covers)``, swapping a for b the sum of the two on the counts without a. Moves
+    that break the budget are not made. Each move lowers the master objective.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
+    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
+    >>> _ = pool.add([(0,), (1,)])
+    >>> improve_choice(pool, np.array([False, True])).tolist()
+    [True, False]
+    """
+    chosen = np.asarray(chosen, dtype=bool).copy()
+    K = len(pool)
+    if K == 0:
+        return chosen
+    u = pool.problem.pos_weight
+    cover = pool.cover.astype(np.float64)
+    costs = pool.costs()
+    size = 1.0 + pool.sizes
+    budget = np.inf if pool.problem.budget is None else pool.problem.budget + 1e-9
+    tol = pool.problem.tolerance()
+    for _ in range(max_moves):
+        counts = cover[:, chosen].sum(axis=1)
+        room = budget - size[chosen].sum()
+        add = np.where(~chosen & (size <= room), (u * (counts == 0)) @ cover - costs, -np.inf)
+        drop = np.where(chosen, costs - (u * (counts == 1)) @ cover, -np.inf)
+        move, gain = None, tol
+        if add.max() > gain:
+            move, gain = ("add", int(np.argmax(add))), float(add.max())
+        if drop.max() > gain:
+            move, gain = ("drop", int(np.argmax(drop))), float(drop.max())
+        for a in np.flatnonzero(chosen):
+            without = counts - cover[:, a]
+            swap = drop[a] + (u * (without == 0)) @ cover - costs
+            swap[chosen | (size > room + size[a])] = -np.inf
+            b = int(np.argmax(swap))
+            if swap[b] > gain:
+                move, gain = ("swap", (int(a), b)), float(swap[b])
+        if move is None:
+            break
+        kind, k = move
+        if kind == "add":
+            chosen[k] = True
+        elif kind == "drop":
+            chosen[k] = False
+        else:
+            chosen[k[0]], chosen[k[1]] = False, True
+    return chosen
 
 
 def _pulp_master(pool: ConjunctionPool, integral: bool, time_limit: float | None):

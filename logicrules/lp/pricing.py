@@ -25,10 +25,13 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
+from logicrules.formula import And, Formula, Literal
 from logicrules.lp.master import RuleSetProblem, conjunction_extents
+from logicrules.lp.solvers import _row_groups
 
-__all__ = ["Pricing", "reduced_costs", "price_beam"]
+__all__ = ["Pricing", "reduced_costs", "pricing_rows", "price_exact", "price_beam"]
 
 
 @dataclass
@@ -42,8 +45,8 @@ class Pricing:
     reduced_costs : ndarray
         Their reduced costs.
     least : float
-        The least reduced cost over the searched class (``inf`` when nothing was searched);
-        a proved minimum when ``complete``.
+        A lower bound on the reduced costs over the searched class, proved when ``complete``:
+        the least reduced cost itself when that is negative (``inf`` when nothing was searched).
     complete : bool
         True when the search was exhaustive over its class (exact pricing that was not stopped).
     seconds : float
@@ -72,6 +75,104 @@ def reduced_costs(problem: RuleSetProblem, mu: np.ndarray, nu: float, terms: lis
     gain = mu @ conjunction_extents(problem.A_pos, terms)
     loss = problem.neg_weight @ conjunction_extents(problem.A_neg, terms)
     return loss - gain + (problem.lam + nu) * (1.0 + sizes)
+
+
+def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
+    """The pricing problem's rows, reduced exactly: ``(X, y, weight, literals)``.
+
+    Rows carry the signed weight ``mu_i`` (positives) or ``-v_i`` (negatives). Every
+    conjunction K has ``rc(K) >= -g(K) + cost (1 + |K|)``, where ``g(K) = sum_P mu_i a_iK``
+    only shrinks as literals are added. So a literal j is dropped when both its single term
+    has ``rc({j}) >= 0`` and every pair has ``g({j, l}) <= 3 cost`` (then every term holding j
+    and another literal has ``rc >= -g({j, l}) + 3 cost >= 0``). Rows that agree on the kept
+    ``literals`` are merged into one row of their summed signed weight (the objective is linear
+    in the rows), rows of net weight 0 dropped; ``y`` is the sign and ``weight`` the absolute
+    value of the net weight.
+    """
+    keep = mu > 0
+    positives = problem.A_pos[keep].astype(np.float64)
+    single = problem.neg_weight @ problem.A_neg - mu[keep] @ positives + 2.0 * cost
+    pair_gain = (positives * mu[keep, None]).T @ positives
+    np.fill_diagonal(pair_gain, 0.0)
+    literals = np.flatnonzero((single < 0) | (pair_gain.max(axis=1, initial=0.0) > 3.0 * cost))
+    X = np.vstack([problem.A_pos[keep][:, literals], problem.A_neg[:, literals]])
+    signed = np.concatenate([mu[keep], -problem.neg_weight])
+    if X.shape[0] > 1:
+        groups = _row_groups(sparse.csr_array(X))
+        if groups is not None:
+            first, inverse, _ = groups
+            X, signed = X[first], np.bincount(inverse, weights=signed, minlength=first.size)
+    nonzero = np.abs(signed) > 1e-12 * max(1.0, float(np.abs(signed).max(initial=0.0)))
+    return X[nonzero], signed[nonzero] > 0, np.abs(signed[nonzero]), literals
+
+
+def _term(formula: Formula) -> tuple[int, ...]:
+    """The literal indices of a conjunction of (non-negated) column literals."""
+    leaves = formula.operands if isinstance(formula, And) else (formula,)
+    if not all(isinstance(leaf, Literal) and not leaf.negated and isinstance(leaf.attribute, int)
+               for leaf in leaves):
+        raise RuntimeError(f"the pricing search returned {formula}, not a conjunction of column literals")
+    return tuple(sorted(leaf.attribute for leaf in leaves))
+
+
+def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: int, *, top_k: int = 10,
+                backend: str = "auto", time_limit: float | None = None) -> Pricing:
+    """The conjunctions of at most ``max_size`` literals with the least reduced costs, exactly.
+
+    Parameters
+    ----------
+    problem : RuleSetProblem
+    mu : ndarray of shape (p,)
+        Duals of the covering rows.
+    nu : float
+        Dual of the budget row.
+    max_size : int
+        Largest conjunction, 1 to 4.
+    top_k : int, default 10
+        Number of distinct extents returned (several columns per round).
+    backend : str, default "auto"
+        Backend of the premise search ("auto", "numba", "torch").
+    time_limit : float, optional
+        Seconds for the premise search; a stopped search is not ``complete``.
+
+    Returns
+    -------
+    Pricing
+        The ``top_k`` best conjunctions (the empty one, TRUE, included), least reduced cost first.
+
+    Examples
+    --------
+    >>> from logicrules.lp.master import build_rule_set_problem
+    >>> A = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]], dtype=bool)
+    >>> P = build_rule_set_problem(A, [1, 0, 0, 1], lam=0.1)
+    >>> pricing = price_exact(P, np.ones(2), 0.0, max_size=2, top_k=1)
+    >>> pricing.terms, round(pricing.least, 6), pricing.complete
+    ([(0, 1)], -1.7, True)
+    """
+    from logicrules.fca.search import find_best_premises
+
+    start = time.perf_counter()
+    mu = np.asarray(mu, dtype=np.float64)
+    cost = problem.lam + float(nu)
+    X, y, weight, literals = pricing_rows(problem, mu, cost)
+    # the empty conjunction (TRUE) covers every row; conjunctions left out of the search
+    # (dropped literals, or rows of net weight 0 only) have reduced costs >= 0
+    terms = [()]
+    values = [float(problem.neg_weight.sum() - mu.sum() + cost)]
+    least = min(values[0], 0.0)
+    complete = True
+    if X.shape[0] and literals.size:
+        results, stats = find_best_premises(X, y, max_size=int(max_size), objective="linear", sample_weight=weight,
+                                            connectives=("and",), size_cost=cost, top_k=int(top_k),
+                                            negations=False, backend=backend, time_limit=time_limit,
+                                            return_stats=True)
+        complete = bool(stats.complete)
+        terms += [tuple(int(literals[j]) for j in _term(r.formula)) for r in results]
+        values += [-float(r.score) + cost for r in results]
+        least = min(least, min(values))
+    values = np.asarray(values)
+    order = np.argsort(values, kind="stable")[:int(top_k)]
+    return Pricing([terms[k] for k in order], values[order], least, complete, time.perf_counter() - start)
 
 
 def price_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, seeds: list[tuple[int, ...]], *,

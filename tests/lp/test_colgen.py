@@ -1,10 +1,10 @@
 import numpy as np
 import pytest
 
-from logicrules.lp.colgen import generate_columns
-from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, round_master,
-                                  solve_master_lp, solve_master_mip)
-from logicrules.lp.pricing import Pricing, price_beam, reduced_costs
+from logicrules.lp.colgen import generate_columns, learn_cnf_cg, learn_dnf_cg
+from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, improve_choice,
+                                  round_master, solve_master_lp, solve_master_mip)
+from logicrules.lp.pricing import Pricing, price_beam, price_exact, pricing_rows, reduced_costs
 
 from ._colgen_reference import (all_conjunctions, best_subset, brute_force_least, holds, master_dual_value,
                                 master_lp_value, random_rule_instance, reduced_cost)
@@ -171,3 +171,105 @@ def test_bad_inputs():
         build_rule_set_problem(A, [1, 0, 0], 0.1, sample_weight=[1, -1, 1])
     with pytest.raises(ValueError, match="solver"):
         solve_master_lp(ConjunctionPool(build_rule_set_problem(A, [1, 0, 0], 0.1)), solver="cplex")
+
+
+def _duals(rng, problem, sparse=True):
+    """Random duals in [0, u] (many zeros, a few distinct values, as LP duals tend to be)."""
+    levels = rng.choice([0.0, 0.25, 0.5, 1.0], size=len(problem.pos_weight)) if sparse else \
+        rng.random(len(problem.pos_weight))
+    return levels * problem.pos_weight
+
+
+def test_exact_pricing_finds_the_brute_force_least_reduced_cost():
+    for seed in range(16):
+        rng, A, y, sw, lam, budget = _instance(seed, m=int(np.random.default_rng(seed).integers(2, 7)))
+        problem = build_rule_set_problem(A, y, lam + 0.05, sample_weight=sw)
+        mu = _duals(rng, problem, sparse=seed % 2 == 0)
+        nu = float(rng.choice([0.0, 0.2]))
+        k = 3 if seed % 4 else 4
+        pricing = price_exact(problem, mu, nu, k, top_k=5)
+        least, _ = brute_force_least(*_stacked(problem, mu), nu, problem.lam, k)
+        assert pricing.complete
+        # the reported terms have the reduced costs they claim, the best one is optimal
+        assert np.allclose(pricing.reduced_costs, reduced_costs(problem, mu, nu, pricing.terms), atol=1e-9)
+        assert all(len(t) <= k for t in pricing.terms)
+        if least < 0:
+            assert pricing.least == pytest.approx(least, abs=1e-9)
+            assert pricing.reduced_costs[0] == pytest.approx(least, abs=1e-9)
+        else:
+            assert pricing.least <= least + 1e-9 and pricing.least >= -1e-9
+
+
+def test_pricing_rows_reduction_keeps_every_negative_term():
+    for seed in range(8):
+        rng, A, y, sw, lam, _ = _instance(seed, n=40, m=6)
+        problem = build_rule_set_problem(A, y, lam + 0.3, sample_weight=sw)
+        mu = _duals(rng, problem)
+        X, target, weight, literals = pricing_rows(problem, mu, problem.lam)
+        stacked = _stacked(problem, mu)
+        for term in all_conjunctions(6, 3)[1:]:
+            rc = reduced_cost(*stacked, 0.0, problem.lam, term)
+            if not set(term) <= set(literals.tolist()):
+                assert rc >= -1e-9   # a dropped literal is in no negative term
+                continue
+            # the merged signed rows give the same linear objective
+            local = [int(np.flatnonzero(literals == j)[0]) for j in term]
+            signed = np.where(target, weight, -weight) @ holds(X, tuple(local))
+            assert signed == pytest.approx(-(rc - problem.lam * (1 + len(term))), abs=1e-9)
+
+
+def test_learn_dnf_cg_is_certified_against_brute_force():
+    for seed in range(6):
+        _, A, y, sw, lam, budget = _instance(seed, n=40, m=5)
+        lam = lam + 0.1
+        weight = np.ones(len(y)) if sw is None else sw
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        for heuristic in (None, lambda pool, mu, nu: price_beam(problem, mu, nu, [()], width=3, max_size=3)):
+            run = generate_columns(problem, lambda mu, nu: price_exact(problem, mu, nu, 3), heuristic=heuristic)
+            assert run.certified
+            least, _ = brute_force_least(*_stacked(problem, run.lp.mu), run.lp.nu, lam, 3)
+            assert least >= -1e-6
+            full = master_lp_value(A, y, weight, lam, all_conjunctions(5, 3), budget)
+            assert run.lp.objective == pytest.approx(full, abs=1e-6)
+        fit = learn_dnf_cg(A, y, lam, sample_weight=sw, budget=budget)
+        assert fit.certified and fit.lp_bound == pytest.approx(full, abs=1e-6)
+        assert fit.mip_objective >= fit.lp_bound - 1e-6
+        report = fit.report()
+        assert {"iterations", "pool_size", "lp_bound", "mip_gap", "seconds"} <= set(report)
+
+
+def test_cnf_by_de_morgan():
+    for seed in range(6):
+        _, A, y, sw, lam, _ = _instance(seed, n=40, m=5)
+        weights = (1.0, 2.0) if seed % 2 else None
+        cnf = learn_cnf_cg(A, y, lam + 0.1, weights=weights, sample_weight=sw)
+        flipped = (2.0, 1.0) if seed % 2 else None
+        dnf = learn_dnf_cg(~A, ~y, lam + 0.1, weights=flipped, sample_weight=sw)
+        assert [t.tolist() for t in cnf.terms] == [t.tolist() for t in dnf.terms]
+        assert cnf.mip_objective == pytest.approx(dnf.mip_objective)
+        # AND of the clauses OR_{j in T} A_j  ==  NOT (OR of the terms AND_{j in T} NOT A_j)
+        cnf_value = np.ones(len(y), bool)
+        for clause in cnf.terms:
+            cnf_value &= A[:, clause].any(axis=1)
+        dnf_value = np.zeros(len(y), bool)
+        for term in dnf.terms:
+            dnf_value |= (~A)[:, term].all(axis=1)
+        assert np.array_equal(cnf_value, ~dnf_value)
+
+
+def test_local_search_only_improves_and_keeps_the_budget():
+    for seed in range(10):
+        rng, A, y, sw, lam, budget = _instance(seed)
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
+        pool = ConjunctionPool(problem)
+        pool.add(all_conjunctions(A.shape[1], 2))
+        start = np.zeros(len(pool), bool)
+        better = improve_choice(pool, start)
+        assert pool.within_budget(better)
+        assert pool.integer_objective(better) <= pool.integer_objective(start) + 1e-12
+        # a local optimum: no single add or drop within the budget lowers the objective
+        for k in range(len(pool)):
+            flip = better.copy()
+            flip[k] = ~flip[k]
+            if pool.within_budget(flip):
+                assert pool.integer_objective(flip) >= pool.integer_objective(better) - 1e-7

@@ -18,7 +18,8 @@ def _bits(seed, n=120, m=8, density=0.5):
 
 @parametrize_with_checks([
     LPRuleClassifier(),
-    LPRuleClassifier(rule="dnf", max_clauses=2),
+    LPRuleClassifier(rule="dnf"),
+    LPRuleClassifier(rule="cnf", method="covering", max_clauses=2),
     LPRuleClassifier(rule="m_of_n", max_m=2),
 ])
 def test_sklearn_compatible(estimator, check):
@@ -74,12 +75,28 @@ def test_cnf_is_de_morgan_of_dnf():
     assert (cnf.predict(X) == y).mean() > 0.95
 
 
-def test_dnf_rule_set_fits_planted_dnf():
+@pytest.mark.parametrize("method", ["cg", "covering"])
+def test_dnf_rule_set_fits_planted_dnf(method):
     X = _bits(5, n=400, m=8)
     y = (X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 3])
-    clf = LPRuleClassifier(rule="dnf", binarizer="passthrough", lam=0.002).fit(X, y)
+    clf = LPRuleClassifier(rule="dnf", binarizer="passthrough", lam=0.002, method=method).fit(X, y)
     assert (clf.predict(X) == y).mean() > 0.95
     assert len(clf.get_rules()) >= 2
+    assert ("iterations" in clf.lp_result_) == (method == "cg")
+
+
+def test_column_generation_recovers_the_tic_tac_toe_lines():
+    from logicrules.datasets import load_dataset
+
+    X, y = load_dataset("tic_tac_toe")
+    clf = LPRuleClassifier(rule="dnf", lam=0.001).fit(X, y)
+    result = clf.lp_result_
+    assert result["certified"] and result["lp_bound"] == pytest.approx(result["lp_objective"])
+    assert result["mip_gap"] == 0 and result["status"] == "optimal"
+    assert result["pool_size"] >= 8 and result["iterations"] >= 2 and result["seconds"] > 0
+    assert clf.score(X, y) == 1.0
+    terms = clf.formula_.conjunctions()
+    assert len(terms) == 8 and all(len(term) == 3 for term in terms)
 
 
 def test_m_of_n_semantics():

@@ -1,0 +1,281 @@
+"""Rule sets side by side: column generation, sequential covering, premise search, BRCG, RIPPER.
+
+On 14 datasets (rows with missing values dropped) and the folds
+``StratifiedKFold(10, shuffle=True, random_state=0)``, every learner is fitted on the training
+part of each fold and scored on its test part: accuracy, conditions (literals in the rule set)
+and fit time (binarization included). The learners are fitted one after the other on the same
+fold, in an order that rotates from fold to fold, in one process, after one untimed warm-up fit
+each (JIT compilation), every one single-threaded (BLAS and numba: one thread, set here):
+
+- ``cg``: ``LPRuleClassifier(rule="dnf")`` (column generation with exact pricing, the default);
+- ``covering``: ``LPRuleClassifier(rule="dnf", method="covering")``;
+- ``premise3`` / ``premise4``: ``OptimalPremiseClassifier(max_size=3 or 4, objective="accuracy")``;
+- ``brcg``: AIX360's ``FeatureBinarizer(negations=True)`` + ``BooleanRuleCG()`` (defaults), when
+  aix360 is installed (``pip install --no-deps aix360 cvxpy ecos`` plus cvxpy's own solvers);
+  on pandas 3 / scikit-learn 1.9 its binarizer is patched here: string columns are cast to
+  object and ``OneHotEncoder(sparse=...)`` becomes ``sparse_output``;
+- ``ripper``: wittgenstein's ``RIPPER(random_state=0)``, when installed.
+
+For tic_tac_toe the table also counts, per fold, how many of the 8 winning lines of x are a term
+of the cg rule set (same extent on the whole dataset as the three ``square == x`` literals).
+
+Usage::
+
+    python benchmarks/rule_sets.py [--data-dir ../shared/datasets] [--datasets ...] [--methods ...]
+                                   [--folds 10] [--max-folds F] [--out FILE]
+
+``--max-folds F`` runs only the first F folds of the same 10-fold split.
+"""
+
+from __future__ import annotations
+
+import os
+
+# one thread per learner: on a shared machine, threaded BLAS and numba kernels oversubscribe the
+# cores and slow every learner down erratically (set before numpy and numba are imported)
+for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
+    os.environ.setdefault(_variable, "1")
+
+import argparse
+import csv
+import importlib.util
+import platform
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold
+
+from logicrules.datasets import list_datasets, load_csv, load_dataset
+from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.formula import conjunction
+from logicrules.lp.estimator import LPRuleClassifier
+
+DATASETS = ("breast_cancer_wisconsin", "hepatitis", "heart_disease_kaggle", "congressional_voting", "ionosphere",
+            "pima_diabetes", "blood_transfusion", "bupa_liver", "parkinsons", "banknote_authentication", "sonar",
+            "wdbc", "tic_tac_toe", "mushroom")
+METHODS = ("cg", "covering", "premise3", "premise4", "brcg", "ripper")
+SQUARES = ("top_left", "top_middle", "top_right", "middle_left", "middle_middle", "middle_right",
+           "bottom_left", "bottom_middle", "bottom_right")
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def load(name: str, data_dir: Path) -> tuple[pd.DataFrame, np.ndarray]:
+    """X and y (1 = the manifest's positive class), rows with missing values dropped."""
+    if name in list_datasets():
+        X, y = load_dataset(name)
+    else:
+        with open(data_dir / "MANIFEST.tsv", newline="", encoding="utf-8") as handle:
+            info = {row["name"]: row for row in csv.DictReader(handle, delimiter="\t")}[name]
+        X, y = load_csv(data_dir / info["file"], info["target_column"], positive=info["positive_class"])
+        X = X.drop(columns=[c for c in X.columns if c.lower() in ("id", "name")], errors="ignore")
+    y = np.asarray(y, dtype=np.int64)
+    complete = X.notna().all(axis=1).to_numpy()
+    return X.loc[complete].reset_index(drop=True), y[complete]
+
+
+class _BRCG:
+    """AIX360's FeatureBinarizer + BooleanRuleCG with the pandas 3 / scikit-learn 1.9 patches."""
+
+    def __init__(self):
+        from sklearn.preprocessing import OneHotEncoder
+        import aix360.algorithms.rbm.features as features
+
+        def encoder(*, sparse=False, **kwargs):
+            return OneHotEncoder(sparse_output=sparse, **kwargs)
+
+        features.OneHotEncoder = encoder
+
+    @staticmethod
+    def _object(X: pd.DataFrame) -> pd.DataFrame:
+        return X.astype({c: object for c in X.columns if not pd.api.types.is_numeric_dtype(X[c])})
+
+    def fit(self, X, y):
+        from aix360.algorithms.rbm import BooleanRuleCG, FeatureBinarizer
+
+        self.binarizer = FeatureBinarizer(negations=True)
+        A = self.binarizer.fit_transform(self._object(X))
+        self.model = BooleanRuleCG(silent=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.model.fit(A, y)
+        return self
+
+    def predict(self, X):
+        return self.model.predict(self.binarizer.transform(self._object(X)))
+
+    def conditions(self) -> int:
+        return int(self.model.z.loc[:, self.model.w > 0.5].to_numpy().sum())
+
+
+class _RIPPER:
+    def fit(self, X, y):
+        import wittgenstein
+
+        self.model = wittgenstein.RIPPER(random_state=0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            self.model.fit(X.reset_index(drop=True), pd.Series(y, name="target"), pos_class=1)
+        return self
+
+    def predict(self, X):
+        return np.asarray(self.model.predict(X.reset_index(drop=True)), dtype=np.int64)
+
+    def conditions(self) -> int:
+        return int(sum(len(rule.conds) for rule in self.model.ruleset_.rules))
+
+
+class _Ours:
+    def __init__(self, model):
+        self.model = model
+
+    def fit(self, X, y):
+        self.model.fit(X, y)
+        return self
+
+    def predict(self, X):
+        return self.model.predict(X)
+
+    def conditions(self) -> int:
+        return int(self.model.formula_.size)
+
+
+def make(method: str):
+    """A fresh learner of the given name."""
+    if method == "cg":
+        return _Ours(LPRuleClassifier(rule="dnf"))
+    if method == "covering":
+        return _Ours(LPRuleClassifier(rule="dnf", method="covering"))
+    if method in ("premise3", "premise4"):
+        return _Ours(OptimalPremiseClassifier(max_size=int(method[-1]), objective="accuracy"))
+    if method == "brcg":
+        return _BRCG()
+    if method == "ripper":
+        return _RIPPER()
+    raise ValueError(f"unknown method {method!r}; use {', '.join(METHODS)}")
+
+
+def available(method: str) -> bool:
+    package = {"brcg": "aix360", "ripper": "wittgenstein"}.get(method)
+    return package is None or importlib.util.find_spec(package) is not None
+
+
+def lines_recovered(model: LPRuleClassifier, X: pd.DataFrame) -> int:
+    """How many of tic-tac-toe's 8 lines of x are terms of a DNF model: a term recovers a line
+    when its extent on all rows of X is the line's (``!= o`` and ``== x`` agree on endgames)."""
+    A = model.binarize(X)
+    extents = [conjunction(*term).evaluate(A, feature_names=model.attribute_names_)
+               for term in model.formula_.conjunctions()]
+    found = 0
+    for line in LINES:
+        target = np.logical_and.reduce([X[f"{SQUARES[s]}_square"].to_numpy() == "x" for s in line])
+        found += any(np.array_equal(e, target) for e in extents)
+    return found
+
+
+def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, log,
+                max_folds: int | None = None) -> list[dict]:
+    splits = StratifiedKFold(folds, shuffle=True, random_state=0).split(X, y)
+    records = []
+    for f, (train, test) in enumerate(splits):
+        if max_folds is not None and f >= max_folds:
+            break
+        order = methods[f % len(methods):] + methods[:f % len(methods)]
+        for method in order:
+            learner = make(method)
+            start = time.perf_counter()
+            learner.fit(X.iloc[train], y[train])
+            seconds = time.perf_counter() - start
+            accuracy = float(np.mean(np.asarray(learner.predict(X.iloc[test])) == y[test]))
+            record = {"dataset": name, "fold": f, "method": method, "accuracy": accuracy,
+                      "conditions": learner.conditions(), "seconds": seconds}
+            if method == "cg":
+                record["lp"] = dict(learner.model.lp_result_)
+                if name == "tic_tac_toe":
+                    record["lines"] = lines_recovered(learner.model, X)
+            records.append(record)
+        log(f"  fold {f}: " + ", ".join(f"{r['method']} {r['accuracy']:.3f}/{r['conditions']}/{r['seconds']:.2f}s"
+                                        for r in records[-len(methods):]))
+    return records
+
+
+def _table(records: list[dict], methods) -> str:
+    frame = pd.DataFrame(records)
+    head = "| dataset | n | " + " | ".join(methods) + " | brcg s / cg s |"
+    lines = [head, "|---|---|" + "---|" * (len(methods) + 1)]
+    for name, group in frame.groupby("dataset", sort=False):
+        cells = []
+        means = {}
+        for method in methods:
+            g = group[group.method == method]
+            means[method] = g[["accuracy", "conditions", "seconds"]].mean()
+            cells.append(f"{means[method].accuracy:.3f} / {means[method].conditions:.1f} / {means[method].seconds:.2f}")
+        ratio = (f"{means['brcg'].seconds / means['cg'].seconds:.1f}x"
+                 if "brcg" in means and "cg" in means else "")
+        lines.append(f"| {name} | {int(group['n'].iloc[0])} | " + " | ".join(cells) + f" | {ratio} |")
+    return "\n".join(lines)
+
+
+def _cg_table(records: list[dict]) -> str:
+    rows = [r for r in records if r["method"] == "cg"]
+    if not rows:
+        return ""
+    lines = ["| dataset | iterations | pool | LP bound certified | MIP gap | pricing s | MIP s | 8 lines |",
+             "|---|---|---|---|---|---|---|---|"]
+    frame = pd.DataFrame([{**{k: r[k] for k in ("dataset", "fold")}, **r["lp"], "lines": r.get("lines")}
+                          for r in rows])
+    for name, g in frame.groupby("dataset", sort=False):
+        lines_cell = f"{g['lines'].mean():.1f}" if g["lines"].notna().any() else ""
+        gaps = g["mip_gap"].dropna()
+        lines.append(f"| {name} | {g['iterations'].mean():.1f} | {g['pool_size'].mean():.0f} | "
+                     f"{int(g['certified'].sum())}/{len(g)} | {gaps.max() if len(gaps) else float('nan'):.3g} | "
+                     f"{g['pricing_seconds'].mean():.2f} | {g['mip_seconds'].mean():.2f} | {lines_cell} |")
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data-dir", default="../shared/datasets")
+    parser.add_argument("--datasets", nargs="*", default=list(DATASETS))
+    parser.add_argument("--methods", nargs="*", default=list(METHODS))
+    parser.add_argument("--folds", type=int, default=10)
+    parser.add_argument("--max-folds", type=int, default=None, help="run only the first folds of the split")
+    parser.add_argument("--out", default=None, help="also write the markdown tables to this file")
+    args = parser.parse_args(argv)
+    data_dir = Path(args.data_dir)
+    if not data_dir.exists():
+        data_dir = Path(__file__).resolve().parent.parent / args.data_dir
+    methods = [m for m in args.methods if available(m)]
+    missing = [m for m in args.methods if m not in methods]
+
+    def log(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    X, y = load("tic_tac_toe", data_dir)
+    for method in methods:  # warm-up: imports and JIT compilation stay out of the timings
+        make(method).fit(X.iloc[::4], y[::4])
+    records = []
+    for name in args.datasets:
+        X, y = load(name, data_dir)
+        log(f"{name}: {len(y)} complete rows, {X.shape[1]} columns, {int(y.sum())} positives")
+        for record in run_dataset(name, X, y, methods, args.folds, log, args.max_folds):
+            record["n"] = len(y)
+            records.append(record)
+    text = (f"Command: `python benchmarks/rule_sets.py {' '.join(argv if argv is not None else sys.argv[1:])}`  \n"
+            f"Machine: {platform.platform()}, {os.cpu_count()} CPUs; python {platform.python_version()}, "
+            f"numpy {np.__version__}, pandas {pd.__version__}."
+            + (f" Not installed, so not run: {', '.join(missing)}." if missing else "")
+            + f"\n\nMean over {args.max_folds or args.folds} of the {args.folds} folds of accuracy / conditions / "
+              "fit seconds:\n\n"
+            + _table(records, methods) + "\n\n" + _cg_table(records) + "\n")
+    print(text)
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
