@@ -9,7 +9,7 @@ premises of each size on the true-positive / true-negative plane (the paper's fi
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
@@ -68,6 +68,9 @@ class OptimalPremiseClassifier(RuleClassifier):
     verbose : int, default 0
         0: silent. 1 or more: progress of the fit on stderr (a tqdm bar when tqdm is installed,
         else one line per step; see :mod:`logicrules.progress`): the size-3 and size-4 scans of the search (tqdm only), or the classes of a multiclass target.
+    time_limit : float, optional
+        Seconds the premise search may take; it then stops with the best premise found and
+        ``search_stats_.complete = False``. None: search to the end (exact optimum).
 
     Attributes
     ----------
@@ -79,6 +82,9 @@ class OptimalPremiseClassifier(RuleClassifier):
         The ``top_k`` best distinct premises, best first.
     search_stats_ : SearchStatistics
         Per-size work and timing; ``search_stats_.to_frame()`` is the paper's Table 1.
+        ``search_stats_.complete`` is False when ``time_limit`` stopped the search (the rule is
+        then the best premise found, not certified optimal); ``search_stats_.estimate`` the
+        memory and work estimated before it started.
     pareto_ : dict of int -> DataFrame
         Per size k, the non-dominated premises of size <= k on the TP/TN plane (columns
         ``formula``, ``size``, ``tp``, ``tn``, ``score``): exact for k <= 2; for k = 3, 4 the
@@ -105,6 +111,7 @@ class OptimalPremiseClassifier(RuleClassifier):
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
         "min_support": [Interval(Integral, 0, None, closed="left")],
         "backend": [StrOptions({"auto", "numba", "torch"})],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "device": "no_validation",  # anything torch.device accepts, checked by torch
         "verbose": ["verbose"],
     }
@@ -112,7 +119,7 @@ class OptimalPremiseClassifier(RuleClassifier):
     def __init__(self, *, max_size: int = 3, objective: Any = "f1", binarizer: Any = "quantile",
                  negations: bool = True, top_k: int = 1, memory_limit: Any = DEFAULT_MEMORY_LIMIT,
                  min_support: int = 0, backend: str = "auto", device: Any = None, pos_label: Any = None,
-                 categorical: Any = None, verbose: int = 0):
+                 categorical: Any = None, verbose: int = 0, time_limit: float | None = None):
         self.max_size = max_size
         self.objective = objective
         self.binarizer = binarizer
@@ -125,6 +132,7 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.pos_label = pos_label
         self.categorical = categorical
         self.verbose = verbose
+        self.time_limit = time_limit
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str], sample_weight=None) -> Formula:
         return self._search(pd.DataFrame(Xb, columns=list(names), copy=False), y, sample_weight)
@@ -138,7 +146,7 @@ class OptimalPremiseClassifier(RuleClassifier):
             X, y, max_size=self.max_size, objective=self.objective, top_k=self.top_k,
             negations=self.negations, memory_limit=self.memory_limit, return_stats=True,
             min_support=self.min_support, pareto=True, backend=self.backend, device=self.device,
-            sample_weight=sample_weight,
+            sample_weight=sample_weight, time_limit=self.time_limit,
             progress=bool(self.verbose) and tqdm_available(),
         )
         self.premises_ = results

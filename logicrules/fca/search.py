@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import scipy.sparse as sp
 
 from logicrules.fca import search_kernels as kernels
 from logicrules.fca.premise_space import (
@@ -60,6 +61,7 @@ from logicrules.fca.premise_space import (
     shape_size,
     triple_shapes,
 )
+from logicrules.fca.search_cost import SearchEstimate, estimate_search_cost
 from logicrules.formula import And, Formula, Literal, Or
 from logicrules.metrics import Objective, get_objective
 from logicrules.validation import as_boolean_matrix, as_boolean_target
@@ -69,10 +71,12 @@ __all__ = [
     "PremiseSearchMemoryError",
     "SearchStatistics",
     "SizeStatistics",
+    "estimate_premise_search",
     "find_best_premises",
 ]
 
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
+_MAX_COUNTED_PAIRS = 4_000_000   # size-2 distinct extents are counted up to this many premises (pairs x shapes)
 _MAX_COUNTED_TRIPLES = 20_000    # size-3 distinct extents are counted up to this many scored triples
 _MAX_COUNTED_PREMISES = 1_280_000   # size-4 distinct extents: up to this many scored premises
 
@@ -140,7 +144,7 @@ class SizeStatistics:
         filter, or extent pairs above the threshold with ``size4_method="extents"``).
     new_extents : int or None
         Distinct extents first reached at this size (exact for sizes 1-2 when counted, i.e.
-        with ``return_stats=True``); for size 3 the distinct extents among the tested
+        with ``return_stats=True`` and at most 4,000,000 premises of size 2); for size 3 the distinct extents among the tested
         combinations (counted while at most 20,000 triples are tested); for size 4 the distinct
         extents among the premises scored exactly (counted while at most 1,280,000 are), with
         ``size4_method="extents"`` the new extents among those above the threshold. None when
@@ -175,7 +179,8 @@ class SearchStatistics:
 
     ``complete`` is False when ``time_limit`` stopped the search before it had visited the whole
     premise space: the results are then the best premises found, not certified optimal (sizes
-    not reached are missing from ``sizes``).
+    not reached are missing from ``sizes``). ``estimate`` is the
+    :class:`~logicrules.fca.search_cost.SearchEstimate` computed before the search started.
     """
 
     sizes: list[SizeStatistics] = field(default_factory=list)
@@ -187,6 +192,7 @@ class SearchStatistics:
     pareto: dict | None = None
     connectives: tuple = CONNECTIVES
     complete: bool = True
+    estimate: SearchEstimate | None = None
 
     def to_frame(self):
         """A DataFrame with one row per size (columns as :class:`SizeStatistics`)."""
@@ -261,6 +267,10 @@ def _as_weights(sample_weight: Any, n: int) -> np.ndarray | None:
 
 def _as_inputs(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray, list]:
     """Boolean matrix, boolean target and the attribute keys formulas should use."""
+    if sp.issparse(X):
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-D (n_samples, n_features), got a sparse array of shape {X.shape}")
+        X = X.toarray()               # 0/1 values are checked below; the search packs them into bits
     if hasattr(X, "bits") and hasattr(X, "attributes") and hasattr(X, "to_dense"):
         matrix = np.asarray(X.to_dense(), dtype=bool)
         keys: list = [str(a) for a in X.attributes]
@@ -421,16 +431,17 @@ class _Search:
         self.keys = keys
         self.prep = prepare_attributes(X, y, negations, sample_weight)
         nv = int((~self.prep.constant).sum())
-        pair_bytes = 96 * nv * nv      # pair counts, weighted pairs, distances, rooms, temporaries
-        if max_size >= 2 and pair_bytes > memory:
-            raise PremiseSearchMemoryError(
-                f"the pair tables of {nv} distinct attributes need about {pair_bytes / 1e9:.2f} GB, more "
-                f"than memory_limit={memory / 1e9:.2f} GB; raise memory_limit or use fewer attributes")
         if max_size >= 4:
             if size4_method == "extents":
                 self._check_size4_memory()
             elif backend == "numba":
                 self._check_size4_cells_memory(nv)
+        self.estimate = estimate_search_cost(self.prep, max_size, size4_method,
+                                             rooms=max_size >= 4 and self._size4_cells_bytes(nv, True) <= memory)
+        if self.estimate.memory_bytes > memory:
+            raise PremiseSearchMemoryError(
+                f"{self.estimate}: more than memory_limit={memory / 1e9:.2f} GB; raise memory_limit, use fewer "
+                "attributes (a coarser binarizer) or a smaller max_size")
         self.counter = None          # the torch backend's scanner (sizes 3 and 4), when chosen
         if backend == "torch" and max_size >= 3:
             from logicrules.fca.search_torch import TorchCounter
@@ -446,7 +457,7 @@ class _Search:
         self.vars = np.flatnonzero(~self.prep.constant)           # representatives in pairs/triples
         self.stats = SearchStatistics(
             n_objects=self.n, n_attributes=self.m, n_distinct_attributes=len(self.prep.columns),
-            objective=objective.name, negations=negations, connectives=self.connectives,
+            objective=objective.name, negations=negations, connectives=self.connectives, estimate=self.estimate,
         )
         n_lit = self.m * (2 if negations else 1)
         self.premise_counts = count_premises(n_lit, max_size)
@@ -592,11 +603,14 @@ class _Search:
         tested = 0
         seed_pool: list[tuple[float, tuple]] = []
         hashes = []
+        count_extents = count_extents and nv * (nv - 1) // 2 * len(shapes) <= _MAX_COUNTED_PAIRS
         if count_extents:
             single_h, total_h, pair_h = _extent_hashes(p.bits_p[v], p.valid_p, _n_bits(p, "p"), p.bits_n[v],
                                                        p.valid_n, _n_bits(p, "n"))
         block = max(1, int(2e6 // max(nv * len(shapes), 1)))
         for start in range(0, nv, block):
+            if self._out_of_time():
+                break
             a = np.arange(start, min(nv, start + block))
             ai, bi = np.nonzero(np.arange(nv)[None, :] > a[:, None])
             ai = a[ai]
@@ -777,6 +791,8 @@ class _Search:
         pending = list(range(max(nv - 2, 0)))
         cap = 1024
         chunk = 32 if self.counter is None else 256
+        if self.deadline is not None:
+            chunk = 2 if self.counter is None else 16      # check the clock often
         bar = _progress_bar(self.progress, len(pending), "size 3")
         filt = None
         filt_for = None
@@ -1097,7 +1113,7 @@ class _Search:
         tpv, fpv = p.tp[v], p.fp[v]
         pending = list(range(nv - 2))
         cap = 1024
-        chunk = 16
+        chunk = 16 if self.deadline is None else 2
         bar = _progress_bar(self.progress, len(pending), "size 4")
         filt_for = None
         filt = None
@@ -1516,6 +1532,40 @@ def _resolve_backend(backend: str, device: Any, max_size: int) -> str:
     return backend
 
 
+def estimate_premise_search(X: Any, y: Any, max_size: int = 3, negations: bool = True, sample_weight: Any = None,
+                            size4_method: str = "cells") -> SearchEstimate:
+    """What :func:`find_best_premises` would cost on ``(X, y)``, without searching.
+
+    Prepares the attributes (merging equal extents, one pass over the data) and returns their
+    :class:`~logicrules.fca.search_cost.SearchEstimate`: memory by part and the attribute
+    combinations of each size before pruning (an upper bound of the work). The search computes
+    the same estimate before it starts and refuses to start when it exceeds ``memory_limit``.
+
+    Parameters
+    ----------
+    X, y, max_size, negations, sample_weight, size4_method
+        As in :func:`find_best_premises`.
+
+    Returns
+    -------
+    SearchEstimate
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> X = np.random.default_rng(0).random((1000, 50)) < 0.5
+    >>> est = estimate_premise_search(X, X[:, 0] & X[:, 1], max_size=3)
+    >>> est.n_distinct_attributes, est.combinations[3]
+    (50, 19600)
+    """
+    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
+        raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
+    matrix, target, _ = _as_inputs(X, y)
+    weight = _as_weights(sample_weight, matrix.shape[0])
+    prep = prepare_attributes(matrix, target, bool(negations), weight)
+    return estimate_search_cost(prep, int(max_size), size4_method)
+
+
 def find_best_premises(
     X: Any,
     y: Any,
@@ -1545,9 +1595,9 @@ def find_best_premises(
 
     Parameters
     ----------
-    X : bool ndarray (n, m), DataFrame of bool/0-1 columns, or FormalContext
-        Binary attributes. Formulas name DataFrame columns (as str), context attributes, or
-        array column positions (int).
+    X : bool ndarray (n, m), scipy sparse matrix, DataFrame of bool/0-1 columns, or FormalContext
+        Binary attributes (a sparse matrix is densified once, then packed into bits). Formulas
+        name DataFrame columns (as str), context attributes, or array column positions (int).
     y : array-like of bool or 0/1, shape (n,)
         Target; positives are True / 1. All-positive or all-negative targets are allowed.
     max_size : int, default 3
@@ -1567,8 +1617,11 @@ def find_best_premises(
         Include negated attributes in ``P_1``. Use False for scalings that already contain
         complementary attributes (the all-values scaling of the paper's experiment).
     memory_limit : int or str, default 2 GiB
-        Bytes (or "512MB", "4GB", "1GiB") the search may allocate for its tables and buffers; a
-        search that cannot fit raises :class:`PremiseSearchMemoryError` before it starts.
+        Bytes (or "512MB", "4GB", "1GiB") the search may allocate for its tables and buffers: its
+        estimate (:func:`estimate_premise_search`: packed bitsets, pair tables and bounds, size-2
+        blocks, size-4 triple counts; the caller's input not included) is checked before it
+        starts, and a search that cannot fit raises :class:`PremiseSearchMemoryError` naming
+        what needs the memory.
     return_stats : bool, default False
         Also return the per-size :class:`SearchStatistics` (counting distinct extents of sizes
         1-2 too, which costs a little more).

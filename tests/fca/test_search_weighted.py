@@ -177,3 +177,34 @@ def test_bad_weights_and_options():
     for bad in (np.nan, np.inf, -5.0):
         with pytest.raises(ValueError, match="memory_limit"):
             find_best_premises(X, y, memory_limit=bad)
+
+
+def test_cost_estimate_before_the_search_and_sparse_input():
+    import scipy.sparse as sp
+
+    from logicrules.fca.search import PremiseSearchMemoryError, estimate_premise_search
+
+    rng = np.random.default_rng(1)
+    X = rng.random((400, 300)) < 0.3
+    y = X[:, 0] & X[:, 1]
+    est = estimate_premise_search(X, y, max_size=3)
+    assert est.n_distinct_attributes == 300 and est.combinations[3] == 300 * 299 * 298 // 6
+    assert est.memory_bytes == sum(est.memory_parts.values()) > 80 * 300**2
+    assert "300 distinct attributes" in str(est)
+    with pytest.raises(PremiseSearchMemoryError, match="pair tables"):
+        find_best_premises(X, y, max_size=3, memory_limit=est.memory_bytes // 2)
+    results, stats = find_best_premises(sp.csr_matrix(X[:, :10]), y, max_size=2, return_stats=True)
+    assert stats.estimate.n_distinct_attributes == 10 and str(results[0].formula) == "x0 AND x1"
+    with pytest.raises(ValueError, match="0/1"):
+        find_best_premises(sp.csr_matrix(np.where(X[:, :5], 2.0, 0.0)), y)
+
+
+def test_estimator_time_limit_flags_an_incomplete_search():
+    from logicrules.fca.estimator import OptimalPremiseClassifier
+
+    rng = np.random.default_rng(2)
+    X = rng.random((200, 40)) < 0.5
+    y = X[:, 0] ^ X[:, 1]
+    clf = OptimalPremiseClassifier(binarizer="passthrough", max_size=4, time_limit=1e-6).fit(X, y)
+    assert not clf.search_stats_.complete and clf.formula_ is not None
+    assert OptimalPremiseClassifier(binarizer="passthrough", max_size=2).fit(X, y).search_stats_.complete
