@@ -76,7 +76,7 @@ __all__ = [
 ]
 
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
-_MAX_COUNTED_PAIRS = 4_000_000   # size-2 distinct extents are counted up to this many premises (pairs x shapes)
+_MAX_COUNTED_PAIRS = 12_000_000  # size-2 distinct extents are counted up to this many premises (pairs x shapes)
 _MAX_COUNTED_TRIPLES = 20_000    # size-3 distinct extents are counted up to this many scored triples
 _MAX_COUNTED_PREMISES = 1_280_000   # size-4 distinct extents: up to this many scored premises
 
@@ -144,7 +144,7 @@ class SizeStatistics:
         filter, or extent pairs above the threshold with ``size4_method="extents"``).
     new_extents : int or None
         Distinct extents first reached at this size (exact for sizes 1-2 when counted, i.e.
-        with ``return_stats=True`` and at most 4,000,000 premises of size 2); for size 3 the distinct extents among the tested
+        with ``return_stats=True`` and at most 12,000,000 premises of size 2); for size 3 the distinct extents among the tested
         combinations (counted while at most 20,000 triples are tested); for size 4 the distinct
         extents among the premises scored exactly (counted while at most 1,280,000 are), with
         ``size4_method="extents"`` the new extents among those above the threshold. None when
