@@ -40,7 +40,6 @@ How it stays exact and fast (details in the modules it uses):
 
 from __future__ import annotations
 
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -63,6 +62,7 @@ from logicrules.fca.premise_space import (
 )
 from logicrules.fca.search_cost import SearchEstimate, estimate_search_cost
 from logicrules.formula import And, Formula, Literal, Or
+from logicrules.memory import DEFAULT_MEMORY_LIMIT, parse_memory
 from logicrules.metrics import Objective, get_objective
 from logicrules.validation import as_boolean_matrix, as_boolean_target
 
@@ -75,7 +75,6 @@ __all__ = [
     "find_best_premises",
 ]
 
-DEFAULT_MEMORY_LIMIT = 2 * 1024**3
 _MAX_COUNTED_PAIRS = 12_000_000  # size-2 distinct extents are counted up to this many premises (pairs x shapes)
 _MAX_COUNTED_TRIPLES = 20_000    # size-3 distinct extents are counted up to this many scored triples
 _MAX_COUNTED_PREMISES = 1_280_000   # size-4 distinct extents: up to this many scored premises
@@ -207,25 +206,6 @@ class SearchStatistics:
 
 
 # --------------------------------------------------------------------------------- inputs
-_UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 10**9, "gb": 10**9,
-          "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
-
-
-def _parse_memory(limit: int | str | None) -> int:
-    """Bytes from an int or a string such as "512MB", "4GB", "1GiB"."""
-    if limit is None:
-        return DEFAULT_MEMORY_LIMIT
-    if isinstance(limit, (int, np.integer, float, np.floating)) and not isinstance(limit, bool):
-        if not 0 < limit < float("inf"):
-            raise ValueError(f"memory_limit must be a positive, finite number of bytes, got {limit}")
-        return int(limit)
-    if isinstance(limit, str):
-        match = re.fullmatch(r"\s*([0-9]*\.?[0-9]+)\s*([a-z]*)\s*", limit.lower())
-        if match and match.group(2) in _UNITS and float(match.group(1)) > 0:
-            return int(float(match.group(1)) * _UNITS[match.group(2)])
-    raise ValueError(f"memory_limit must be a positive number of bytes or a string like '4GB', got {limit!r}")
-
-
 def _parse_connectives(connectives: Any) -> tuple[str, ...]:
     """``("and", "or")``, ``("and",)`` or ``("or",)`` from a name or a sequence of names."""
     names = (connectives,) if isinstance(connectives, str) else connectives
@@ -1726,7 +1706,7 @@ def find_best_premises(
         raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
     if not isinstance(negations, (bool, np.bool_)):
         raise ValueError(f"negations must be True or False, got {negations!r}")
-    memory = _parse_memory(memory_limit)
+    memory = parse_memory(memory_limit)
     obj = get_objective(objective, min_support=min_support or None)
     connectives = _parse_connectives(connectives)
     if isinstance(size_cost, bool) or not isinstance(size_cost, (int, float, np.integer, np.floating)) \
