@@ -203,7 +203,8 @@ class IdealDNFClassifier(RuleClassifier):
     ideal_formula_ : Formula
         The empirical ideal classifier before simplification: one full conjunction per
         positive type or, when unseen types are predicted positive (``tie="majority"`` with a
-        positive majority), the negation of the disjunction of the negative types.
+        positive majority), the negation of the disjunction of the negative types. Its
+        literals carry their binarizer conditions, as those of ``formula_`` do.
     formula_ : Formula
         The simplified DNF (see ``simplify_max_variables``), logically equivalent to
         ``ideal_formula_``; ``predict`` uses it.
@@ -468,7 +469,7 @@ class IdealDNFClassifier(RuleClassifier):
         self._selected_columns = np.array(columns, dtype=np.intp)
         histogram = ContextCounts(Xb, y, weights=w).type_histogram(columns)
         self.type_table_ = table_from_histogram(histogram, tuple(features), *rule)
-        self.ideal_formula_ = self.type_table_.to_formula()
+        self.ideal_formula_ = with_conditions(self.type_table_.to_formula(), self._conditions())
         if len(features) <= self.simplify_max_variables:
             self.formula_ = self.ideal_formula_.simplify(max_variables=int(self.simplify_max_variables))
         elif len(features) <= _COMPACT_MAX_VARIABLES:

@@ -9,6 +9,7 @@ import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from logicrules.equivalence import equivalent
+from logicrules.formula import Literal
 from logicrules.ideal.algorithm import type_table
 from logicrules.ideal.method import IdealDNFClassifier, _score_candidates, compact_dnf, select_n_features
 from logicrules.ideal.scoring import f_classif_boolean, rank_features
@@ -347,3 +348,28 @@ def test_max_rule_size_bounds_the_printed_rule():
     assert bounded.formula_.size <= 6 and bounded.n_selected_ < free.n_selected_
     assert (bounded.path_["rule_size"] <= 6).all()
     assert (bounded.candidates_["rule_size"] > 6).any()
+
+
+def test_ideal_formula_literals_carry_their_conditions():
+    import json
+
+    from logicrules._model_json import formula_from_json, formula_to_json
+    from logicrules.formula import _literals_of, from_sympy
+
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"x": rng.normal(size=300), "c": rng.choice(list("abc"), 300)})
+    X.loc[::17, "x"] = np.nan
+    y = ((X.x > 0) | (X.c == "a")).astype(int)
+    model = IdealDNFClassifier(random_state=0, max_rule_size=None).fit(X, y)
+    conditions = {c.name: c for c in model.binarizer_.conditions_}
+    leaves = _literals_of(model.ideal_formula_)
+    assert leaves and all(lit.condition is conditions[a] for (a, _), lit in leaves.items())
+    assert "or missing" in str(model.ideal_formula_)  # a negated literal prints honestly
+    loaded = formula_from_json(json.loads(json.dumps(formula_to_json(model.ideal_formula_))))
+    assert loaded == model.ideal_formula_
+    assert {k: lit.condition for k, lit in _literals_of(loaded).items()} == \
+           {k: lit.condition for k, lit in leaves.items()}
+    positive = {str(a): Literal(a, condition=conditions[a]) for a, _ in leaves}
+    back = from_sympy(model.ideal_formula_.to_sympy(), positive)
+    assert equivalent(back, model.ideal_formula_)
+    assert all(lit.condition is conditions[a] for (a, _), lit in _literals_of(back).items())
