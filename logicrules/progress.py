@@ -15,7 +15,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-__all__ = ["progress_bar", "tqdm_available"]
+__all__ = ["pass_line", "progress_bar", "tqdm_available"]
 
 
 def tqdm_available() -> bool:
@@ -79,3 +79,15 @@ def progress_bar(total: int, desc: str, verbose: int):
     except ImportError:
         return _Lines(total, desc)
     return tqdm(total=total, desc=desc, unit="step", leave=False)
+
+
+def pass_line(verbose: int, text: str, seconds: float | None = None) -> None:
+    """One line on stderr for a pass over distributed data (``verbose >= 1``), with its seconds.
+
+    Examples
+    --------
+    >>> pass_line(0, "dask pass 1: literal counts over 4 partitions", 0.5)
+    """
+    if verbose:
+        tail = "" if seconds is None else f" ({seconds:.2f} s)"
+        print(f"{text}{tail}", file=sys.stderr, flush=True)

@@ -61,17 +61,10 @@ def test_predictions_on_bundled_data(bundled):
             _check_same_outputs(model, X, y, dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3))
 
 
-def test_predictions_on_a_local_cluster(bundled):
-    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
-    try:
-        cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                           dashboard_address=None)
-    except Exception as error:  # pragma: no cover - depends on the machine
-        pytest.skip(f"a dask LocalCluster could not start here: {error}")
+def test_predictions_on_a_local_cluster(bundled, dask_client):
     X, y, models = bundled
-    with cluster, distributed.Client(cluster):
-        for model in models:
-            _check_same_outputs(model, X, y, dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3))
+    for model in models:
+        _check_same_outputs(model, X, y, dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3))
 
 
 @pytest.mark.parametrize("make", LEARNERS)

@@ -12,6 +12,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "RowBlock": ".counts",
         "RowMultiset": ".counts",
         "TypeHistogram": ".counts",
+        "DaskCounts": ".dask_counts",
+        "RowSplit": ".dask_counts",
         "Concept": ".concepts",
         "enumerate_concepts": ".concepts",
         "concept_lattice": ".concepts",

@@ -1,0 +1,319 @@
+"""Counts over the partitions of a dask collection: fitting from data no machine holds whole.
+
+:class:`DaskCounts` is the :class:`~logicrules.fca.counts.Counts` of raw data in a
+``dask.dataframe.DataFrame`` (or a 2-D ``dask.array.Array``) with its labels in a dask Series /
+array partitioned alike. Every count is one *pass*: each partition is binarized by the fitted
+binarizer (``transform_packed``), packed into a :class:`~logicrules.fca.counts.RowBlock` and
+counted by the kernel where it lives; the partial counts are summed pairwise (a tree reduction)
+and only the sum reaches the driver, in one ``compute`` per pass. A worker holds one partition
+and its bits; the driver holds counts. Whatever scheduler is active runs the pass: the
+synchronous or threaded scheduler, or a ``distributed.Client`` (a ``LocalCluster`` or a real
+cluster's address).
+
+Rows of a partition can be restricted by a :class:`RowSplit` (the ideal method's validation
+split), drawn per partition from a seed, so that the split is reproducible without ever
+materializing the data: it depends on the seed and on the partitioning (the number of rows of
+each partition), not on where the partitions are computed.
+
+Examples
+--------
+>>> import numpy as np, pandas as pd, dask, dask.dataframe as dd
+>>> X = pd.DataFrame({"a": [1, 0, 1, 1], "b": [0, 0, 1, 1]})
+>>> y = pd.Series([1, 0, 1, 0])
+>>> with dask.config.set(scheduler="synchronous"):
+...     counts = DaskCounts(dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
+...     counts.literal_counts().tolist()
+[[1, 1], [2, 1]]
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+import numpy as np
+
+from logicrules.fca import bitset
+from logicrules.fca.counts import Counts, RowBlock, _check_rows
+from logicrules.progress import pass_line
+
+__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "partition_rows", "tree_sum"]
+
+
+class RowSplit:
+    """A reproducible random split of the rows of each partition (no row is ever gathered).
+
+    Row ``i`` of partition ``p`` (``n`` rows) is a *validation* row when
+    ``numpy.random.default_rng([seed, p]).random(n)[i] < fraction``: each row independently,
+    with probability ``fraction``. The split depends only on ``seed`` and the partitioning, so
+    the same data in the same partitions gives the same split on any scheduler; the split of
+    the same rows held in memory is :meth:`mask` of the partition lengths.
+
+    Parameters
+    ----------
+    fraction : float in (0, 1)
+        Probability that a row is a validation row.
+    seed : int >= 0
+    part : {"train", "validation"}
+        Which rows the split keeps when called.
+
+    Examples
+    --------
+    >>> split = RowSplit(0.5, seed=0, part="validation")
+    >>> split.mask([3, 2]).tolist()
+    [False, True, True, False, False]
+    >>> split.other()(1, 2).tolist()
+    [True, True]
+    """
+
+    def __init__(self, fraction: float, seed: int, part: str = "train") -> None:
+        if part not in ("train", "validation"):
+            raise ValueError(f"part must be 'train' or 'validation', got {part!r}")
+        if not 0 < float(fraction) < 1:
+            raise ValueError(f"fraction must lie in (0, 1), got {fraction!r}")
+        self.fraction, self.seed, self.part = float(fraction), int(seed), part
+
+    def validation(self, number: int, n: int) -> np.ndarray:
+        """Validation rows of partition ``number`` of ``n`` rows (bool mask)."""
+        return np.random.default_rng([self.seed, int(number)]).random(int(n)) < self.fraction
+
+    def __call__(self, number: int, n: int) -> np.ndarray:
+        """The kept rows (this split's ``part``) of partition ``number``."""
+        valid = self.validation(number, n)
+        return valid if self.part == "validation" else ~valid
+
+    def other(self) -> RowSplit:
+        """The complementary part of the same split."""
+        return RowSplit(self.fraction, self.seed, "validation" if self.part == "train" else "train")
+
+    def mask(self, lengths: Sequence[int]) -> np.ndarray:
+        """The kept rows of data partitioned into ``lengths`` rows each, concatenated."""
+        masks = [self(p, n) for p, n in enumerate(lengths)]
+        return np.concatenate(masks) if masks else np.zeros(0, dtype=bool)
+
+    def __repr__(self) -> str:
+        return f"RowSplit({self.fraction!r}, seed={self.seed}, part={self.part!r})"
+
+
+def dask_partitions(X: Any, *others: Any) -> list[tuple[Any, ...]]:
+    """The row partitions of X and of row-aligned companions (labels, weights) as delayed objects.
+
+    Parameters
+    ----------
+    X : dask.dataframe.DataFrame or 2-D dask.array.Array
+        A dask array is rechunked to hold all its columns in every block.
+    *others : dask Series / 1-D Array, or None
+        Partitioned like X: a Series with the same number of partitions (or repartitioned to
+        X's known divisions), an array rechunked to X's row chunks. None stays None.
+
+    Returns
+    -------
+    list of tuples
+        One ``(X_part, other_part, ...)`` per partition, each a ``dask.delayed`` object.
+    """
+    from logicrules.distributed import import_dask
+
+    da, dd = import_dask()
+    if isinstance(X, dd.DataFrame):
+        parts = [X.to_delayed()]
+        for other in others:
+            if other is None:
+                parts.append([None] * X.npartitions)
+                continue
+            if not isinstance(other, (dd.Series, dd.DataFrame)):
+                raise TypeError(f"with a dask DataFrame X, labels and weights must be dask Series, got "
+                                f"{type(other).__name__}")
+            if other.npartitions != X.npartitions:
+                if not (X.known_divisions and other.known_divisions):
+                    raise ValueError(f"X has {X.npartitions} partitions but a companion Series has "
+                                     f"{other.npartitions} (and the divisions are unknown): partition "
+                                     "them alike (e.g. take y from the same DataFrame as X)")
+                other = other.repartition(divisions=X.divisions)
+            parts.append(other.to_delayed())
+        return list(zip(*parts))
+    if isinstance(X, da.Array):
+        if X.ndim != 2:
+            raise ValueError(f"X must be a 2-D dask array, got {X.ndim} dimension(s)")
+        X = X.rechunk({1: -1})
+        parts = [list(X.to_delayed().ravel())]
+        for other in others:
+            if other is None:
+                parts.append([None] * len(parts[0]))
+                continue
+            if isinstance(other, (dd.Series, dd.DataFrame)):
+                other = other.to_dask_array(lengths=True)
+            if not isinstance(other, da.Array) or other.ndim != 1:
+                raise TypeError(f"with a dask array X, labels and weights must be 1-D dask arrays, got "
+                                f"{type(other).__name__}")
+            if other.shape[0] != X.shape[0]:
+                raise ValueError(f"X has {X.shape[0]} rows but a companion array has {other.shape[0]}")
+            parts.append(list(other.rechunk((X.chunks[0],)).to_delayed().ravel()))
+        return list(zip(*parts))
+    raise TypeError(f"X must be a dask DataFrame or a 2-D dask Array, got {type(X).__name__}")
+
+
+def _add(a: Any, b: Any) -> Any:
+    """``a + b`` where None stands for an empty partial."""
+    if a is None:
+        return b
+    return a if b is None else a + b
+
+
+def tree_sum(partials: Sequence[Any]) -> Any:
+    """Pairwise (tree) sum of delayed partial counts; a delayed None when there is none."""
+    import dask
+
+    add = dask.delayed(_add, pure=True)
+    level = list(partials)
+    if not level:
+        return dask.delayed(None)
+    while len(level) > 1:
+        level = [add(level[i], level[i + 1]) if i + 1 < len(level) else level[i]
+                 for i in range(0, len(level), 2)]
+    return level[0]
+
+
+def _frame_rows(part: Any, keep: np.ndarray) -> Any:
+    return part.iloc[np.flatnonzero(keep)] if hasattr(part, "iloc") else np.asarray(part)[keep]
+
+
+def partition_rows(number: int, part: Any, others: Sequence[Any], rows: Callable | None):
+    """A partition and its companions restricted to the rows ``rows(number, n)`` keeps."""
+    n = len(part)
+    for other in others:
+        if other is not None and len(other) != n:
+            raise ValueError(f"partition {number} holds {n} rows of X but {len(other)} labels or "
+                             "weights: X and y must be partitioned alike")
+    others = [None if o is None else np.asarray(o) for o in others]
+    if rows is None:
+        return part, others
+    keep = np.asarray(rows(number, n), dtype=bool)
+    return _frame_rows(part, keep), [None if o is None else o[keep] for o in others]
+
+
+def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: int, part: Any,
+                labels: Any, weights: Any, rows: Callable | None) -> RowBlock:
+    """Binarize and pack one partition (its kept rows) into a RowBlock."""
+    part, (labels, weights) = partition_rows(number, part, (labels, weights), rows)
+    n = len(part)
+    if binarizer is None:
+        from logicrules.validation import as_boolean_matrix
+
+        values = np.asarray(part)
+        if values.ndim != 2 or values.shape[1] != len(names):
+            raise ValueError(f"partition {number} has shape {values.shape}, expected {len(names)} columns")
+        bits = bitset.pack_columns(as_boolean_matrix(values, labels=names)) if n else \
+            np.zeros((len(names), 0), dtype=np.uint64)
+    else:
+        bits = binarizer.transform_packed(part) if n else np.zeros((len(names), 0), dtype=np.uint64)
+    labels, weights = _check_rows(labels, weights, n, n_classes)
+    return RowBlock(bits, n, labels, weights, n_classes)
+
+
+def _apply(kernel: Callable[[RowBlock], Any], block: RowBlock) -> Any:
+    return kernel(block) if block.n_rows else None
+
+
+class DaskCounts(Counts):
+    """:class:`~logicrules.fca.counts.Counts` over the partitions of a dask collection.
+
+    Parameters
+    ----------
+    X : dask.dataframe.DataFrame or 2-D dask.array.Array
+        Raw rows (binarized partition by partition by ``binarizer``), or 0/1 rows when
+        ``binarizer`` is None.
+    labels : dask Series or 1-D dask Array
+        Class index of every row (int in ``0 .. n_classes - 1``, or bool), partitioned like X;
+        e.g. ``y == positive_label``, built lazily.
+    binarizer : fitted binarizer with ``transform_packed`` and ``conditions_``, optional
+        None: X holds 0/1 values already.
+    weights : dask Series or 1-D dask Array, optional
+        Row weights (``sample_weight``), partitioned like X.
+    n_classes : int, default 2
+    attributes : sequence of str, optional
+        Attribute names; default the binarizer's condition names, or X's column names
+        (``x0, x1, ...`` for an array) without a binarizer.
+    rows : callable ``(partition number, n_rows) -> bool mask``, optional
+        Keep only these rows of each partition (e.g. a :class:`RowSplit`); picklable.
+    verbose : int, default 0
+        1 or more: one line on stderr per pass (what was counted, partitions, seconds).
+
+    Notes
+    -----
+    Nothing is cached: every count reads and binarizes the partitions again (``persist()``
+    the collection first when it is expensive to produce). Memory: a worker holds one
+    partition, its binarization (one bit per row and attribute, plus the binarizer's chunk of
+    booleans) and one partial count; the driver holds the partial counts of a reduction.
+    """
+
+    def __init__(self, X: Any, labels: Any, binarizer: Any = None, weights: Any = None,
+                 n_classes: int = 2, attributes: Sequence[str] | None = None,
+                 rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0) -> None:
+        if attributes is None:
+            if binarizer is not None:
+                attributes = [c.name for c in binarizer.conditions_]
+            elif hasattr(X, "columns"):
+                attributes = [str(c) for c in X.columns]
+            else:
+                attributes = [f"x{j}" for j in range(int(X.shape[1]))]
+        super().__init__(attributes, n_classes)
+        if binarizer is not None and not hasattr(binarizer, "transform_packed"):
+            raise TypeError(f"the binarizer of dask counts must offer transform_packed (the library's "
+                            f"binarizers do), got {type(binarizer).__name__}")
+        self._parts = dask_partitions(X, labels, weights)
+        self._binarizer = binarizer
+        self._weighted = weights is not None
+        self._rows = rows
+        self.verbose = verbose
+        self.n_passes = 0
+
+    @property
+    def weighted(self) -> bool:
+        return self._weighted
+
+    @property
+    def n_partitions(self) -> int:
+        """Number of row partitions."""
+        return len(self._parts)
+
+    def _block_tasks(self) -> list[Any]:
+        import dask
+
+        binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
+        make = dask.delayed(_make_block, pure=True)
+        return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows)
+                for number, (part, labels, weights) in enumerate(self._parts)]
+
+    def lazy(self, kernel: Callable[[RowBlock], Any]) -> Any:
+        """The delayed tree sum of ``kernel`` over the partitions (for several counts in one pass,
+        compute several of them together with :func:`dask.compute`)."""
+        import dask
+
+        apply = dask.delayed(_apply, pure=True)
+        return tree_sum([apply(kernel, block) for block in self._block_tasks()])
+
+    def _reduce(self, kernel: Callable[[RowBlock], Any]) -> Any:
+        import dask
+
+        start = time.perf_counter()
+        (total,) = dask.compute(self.lazy(kernel))
+        self.n_passes += 1
+        pass_line(self.verbose, f"dask pass {self.n_passes}: {_kernel_name(kernel)} over "
+                                f"{self.n_partitions} partitions", time.perf_counter() - start)
+        return total
+
+    def _blocks(self) -> Iterator[RowBlock]:
+        import dask
+
+        for task in self._block_tasks():
+            (block,) = dask.compute(task)
+            if block.n_rows:
+                yield block
+
+
+def _kernel_name(kernel: Callable) -> str:
+    func = kernel.func if isinstance(kernel, functools.partial) else kernel
+    return getattr(func, "__name__", type(func).__name__).strip("_").replace("_", " ")
+
