@@ -123,7 +123,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         The class the rule describes (predicted where the formula holds); two classes only.
     estimators_ : dict of label -> RuleClassifier
         With more than two classes: the rule of each class against the others (a fitted copy
-        of this learner on the binarized rows); ``formula_`` is then the dict of their formulas.
+        of this learner on the binarized rows); ``formula_`` and ``raw_formula_`` are then the
+        dicts of their formulas, each class's rule simplified on the binarizer's domain as a
+        binary rule is (its literals carry the binarizer's conditions).
     n_features_in_ : int
         Number of input columns.
     feature_names_in_ : ndarray of str
@@ -248,15 +250,19 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             weights = costs[target] if weights is None else weights * costs[target]
             params["class_weight"] = None
         fit_weight = {} if weights is None else {"sample_weight": weights}
+        conditions = self._conditions()
         self.estimators_ = {}
         with progress_bar(len(self.classes_), "one rule per class", getattr(self, "verbose", 0)) as bar:
             for k, label in enumerate(self.classes_.tolist()):
                 sub = clone(self).set_params(**params)
                 sub.fit(frame, target == k, **fit_weight)
+                if conditions:  # the class's rule simplified on the binarizer's domain, as a binary rule
+                    sub._finish_fit(sub.raw_formula_, names, context, target == k, weights, conditions)
                 self.estimators_[label] = sub
                 bar.update()
         self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
         self.attribute_names_ = list(names)
+        self.raw_formula_ = {label: sub.raw_formula_ for label, sub in self.estimators_.items()}
         self.formula_ = {label: sub.formula_ for label, sub in self.estimators_.items()}
         self.rules_ = self._per_class(lambda label, sub: sub.rules_)
 
@@ -403,8 +409,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         return [f"x{j}" for j in range(self.n_features_in_)]
 
     def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray | FormalContext,
-                    y: np.ndarray, weights: np.ndarray | None = None) -> None:
-        """Store the learned formula and its training statistics (``Xb`` dense or packed)."""
+                    y: np.ndarray, weights: np.ndarray | None = None,
+                    conditions: dict[str, Any] | None = None) -> None:
+        """Store the learned formula and its training statistics (``Xb`` dense or packed).
+
+        ``conditions``: attribute name -> Condition of the literals (the fitted binarizer's when
+        None); a per-class rule of a multiclass model gets its model's.
+        """
         if not isinstance(formula, Formula):
             raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
         unknown = {a for a in formula.attributes if a not in set(names)}
@@ -412,7 +423,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"the learned formula uses attributes unknown to the binarizer: {sorted(map(str, unknown))}")
         self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
         self.attribute_names_ = list(names)
-        conditions = self._conditions()
+        conditions = self._conditions() if conditions is None else conditions
         self.raw_formula_ = with_conditions(formula, conditions) if conditions else formula
         self.formula_ = simplify_on_domain(self.raw_formula_, order=self.attribute_names_)
         self.rules_ = self._rules_frame(Xb, y)

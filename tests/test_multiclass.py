@@ -73,3 +73,30 @@ def test_multiclass_on_bundled_data_with_weights():
     assert weighted.formula_ == repeated.formula_
     with pytest.raises(ValueError, match="pos_label"):
         LPRuleClassifier(pos_label=0).fit(X, y)
+
+
+@pytest.mark.parametrize("name", ["premise", "lp"])
+def test_per_class_rules_are_simplified_on_the_domain(name):
+    from tests.test_simplify import redundant_pairs
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.normal(size=300), "b": rng.normal(size=300)})
+    X.loc[rng.random(300) < 0.05, "b"] = np.nan
+    y = np.where(X.a < -0.5, "low", np.where(X.a < 0.5, "mid", "high"))
+    learner = {"premise": OptimalPremiseClassifier(max_size=3, binarizer="quantile"),
+               "lp": LPRuleClassifier(rule="dnf", lam=0.001, binarizer="quantile")}[name]
+    model = learner.fit(X, y)
+    assert model.score(X, y) > 0.9
+    assert sorted(model.raw_formula_) == sorted(model.formula_) == ["high", "low", "mid"]
+    # rows of the whole domain: values between and beyond every threshold, and missing ones
+    grid = pd.DataFrame({"a": np.r_[np.linspace(-3, 3, 61), np.nan].repeat(62),
+                         "b": np.tile(np.r_[np.linspace(-3, 3, 61), np.nan], 62)})
+    for label, formula in model.formula_.items():
+        raw = model.raw_formula_[label]
+        assert formula.size <= raw.size
+        kind, terms = model.estimators_[label]._terms()
+        assert all(lit.condition is not None for term in terms for lit in term)
+        for Xb in (model.binarize(X), model.binarize(grid)):
+            np.testing.assert_array_equal(formula.evaluate(Xb, feature_names=model.attribute_names_),
+                                          raw.evaluate(Xb, feature_names=model.attribute_names_))
+        assert not any(redundant_pairs(term) for term in terms), str(formula)
