@@ -373,10 +373,10 @@ def test_cli_errors_are_one_line(capsys, argv, match):
 
 
 def test_cli_compare_reports_a_failing_fold_in_one_line(capsys, monkeypatch):
-    def fail(self, Xb, y, names):
+    def fail(self, context, y, weights=None):
         raise ValueError("cannot learn on this fold")
 
-    monkeypatch.setattr(LPRuleClassifier, "_fit_formula", fail)
+    monkeypatch.setattr(LPRuleClassifier, "_fit_packed", fail)
     status, _, err = _cli(capsys, "compare", "hepatitis", "--learners", "lp", "--cv", "2", "--quiet")
     assert status == 1 and "lp failed on dataset 'hepatitis', fold 0" in err and "cannot learn" in err
 

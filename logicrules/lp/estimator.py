@@ -26,8 +26,11 @@ from logicrules.progress import progress_bar
 from logicrules.checklist import at_least
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
 from logicrules.lp.colgen import learn_cnf_cg, learn_dnf_cg
-from logicrules.lp.rules import (learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n,
-                                 learn_or_rule)
+from logicrules.fca import bitset
+from logicrules.fca.context import FormalContext
+from logicrules.fca.counts import ContextCounts
+from logicrules.lp.data import clause_problem, distinct_rows_bytes, merged_data
+from logicrules.lp.rules import learn_cnf, learn_dnf, learn_m_of_n, solve_clause
 from logicrules.lp.solvers import SOLVERS
 from logicrules.validation import Interval
 
@@ -102,8 +105,10 @@ class LPRuleClassifier(RuleClassifier):
     memory_limit : int, float, str or None, default 2 GiB
         Bytes (or "512MB", "2GB") that ``fit`` may allocate beyond the input X, y. It covers the
         data path (the binarizer's fit and the packed binarized data, built in chunks) and the
-        dense 0/1 matrix handed to the LP, which is checked against it before it is made
-        (:class:`~logicrules.memory.MemoryLimitError`); the LP solver's own working memory is
+        rows the LP keeps, checked against it before they are unpacked
+        (:class:`~logicrules.memory.MemoryLimitError`): the distinct rows of one class for
+        "or"/"and" (the other class enters only through per-literal counts), of both classes
+        for rule sets and checklists, one byte per cell. The LP solver's own working memory is
         not counted.
     pos_label : label, optional
         The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
@@ -216,20 +221,31 @@ class LPRuleClassifier(RuleClassifier):
     # ----------------------------------------------------------------- fitting
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
                      sample_weight: np.ndarray | None = None) -> Formula:
-        sw = sample_weight
+        """The base class's dense entry point: the same fit, on the rows packed first."""
+        return self._fit_packed(FormalContext(np.asarray(Xb, dtype=bool), attributes=names), y, sample_weight)
+
+    def _fit_packed(self, context: FormalContext, y: np.ndarray,
+                    weights: np.ndarray | None = None) -> Formula:
+        """Learn the rule from the packed binarized rows through their counts (no dense copy).
+
+        The OR/AND clause reads the distinct rows of one class and the literal counts of the
+        other (:mod:`logicrules.lp.data`); rule sets and checklists read the distinct rows of
+        both classes, each checked against ``memory_limit`` before it is unpacked.
+        """
+        sw = weights
         if sw is not None and not _WEIGHT_RANGE[0] <= sw.max() <= _WEIGHT_RANGE[1]:
             sw = sw / sw.max()  # same rule (lam is a fraction of the weighted rows), sane LP coefficients
-        weights = self._class_costs(y, sw)
+        costs = self._class_costs(y, sw)
+        names = list(context.attributes)
         start = time.perf_counter()
-        self.lam_ = self._choose_lam(Xb, y, weights, sw) if isinstance(self.lam, str) else float(self.lam)
-        structure, fits = self._learn(Xb, y, self.lam_, weights, sw)
+        self.lam_ = self._choose_lam(context, y, costs, sw) if isinstance(self.lam, str) else float(self.lam)
+        structure, fits = self._learn(context, y, self.lam_, costs, sw)
+        objective = self._training_objective(context, y, structure, costs, sw)
         if self._column_generation():
-            self.lp_result_ = {**fits[0].report(), "n_columns": Xb.shape[1],
-                               "objective": self._training_objective(Xb, y, structure, weights, sw),
+            self.lp_result_ = {**fits[0].report(), "n_columns": context.n_attributes, "objective": objective,
                                "seconds": time.perf_counter() - start}
             return _to_formula(self.rule, structure, names)
         results = [f.result for f in fits if hasattr(f, "result")]
-        objective = self._training_objective(Xb, y, structure, weights, sw)
         self.lp_result_ = {
             "objective": objective,
             "lp_objective": float(sum(r.objective for r in results)) if results else None,
@@ -237,7 +253,7 @@ class LPRuleClassifier(RuleClassifier):
             "rows_sampled": (int(sum(r.rows_sampled for r in results))
                              if any(r.rows_sampled is not None for r in results) else None),
             "seconds": time.perf_counter() - start,
-            "n_columns": Xb.shape[1],
+            "n_columns": context.n_attributes,
             "n_lp_solves": len(fits[0].lp_objectives) if self.rule == "m_of_n" else len(results),
             "solver": results[0].solver if results else ("highs-milp" if self.rule == "m_of_n" else None),
             "status": "optimal" if all(getattr(f, "optimal", True) for f in fits)
@@ -253,23 +269,28 @@ class LPRuleClassifier(RuleClassifier):
         return {"solver": self.solver, "screening": self.screening, "row_sampling": self.row_sampling,
                 "rounding": self.rounding, "time_limit": self.time_limit, "random_state": self.random_state}
 
-    def _learn(self, Xb: np.ndarray, y: np.ndarray, lam: float, weights: tuple[float, float],
+    def _learn(self, context: FormalContext, y: np.ndarray, lam: float, weights: tuple[float, float],
                sw: np.ndarray | None = None):
-        """Learn the rule's structure: column indices (and m for m-of-n).
+        """Learn the rule's structure (column indices, and m for m-of-n) from the rows' counts.
 
-        With weights, or with repeated rows, identical (row, label) pairs are first merged into
-        one row weighing their total, so that weights and repetition give the same program.
+        Rows of weight 0 (``sw``) take no part. The LP sees identical (row, label) pairs merged
+        into one row weighing their total, in bit order (:mod:`logicrules.lp.data`), so weights
+        and repetition give the same program and so does any order of the rows.
         """
-        n_pos, n_neg = (y.sum(), (~y).sum()) if sw is None else (sw[y].sum(), sw[~y].sum())
-        lam_abs = lam * (weights[0] * n_pos + weights[1] * n_neg)
-        Xb, y, sw = _merge_rows(Xb, y, sw)
+        counts = ContextCounts(context, y, sw)
+        rows = np.bincount((y if sw is None else y[sw > 0]).astype(np.intp), minlength=2)  # rows per class
+        totals = counts.class_totals()
+        lam_abs = lam * (weights[0] * float(totals[1]) + weights[1] * float(totals[0]))
         options = self._solve_options()
-        if self.rule == "or":
-            fit = learn_or_rule(Xb, y, lam_abs, weights=weights, sample_weight=sw, **options)
+        if self.rule in ("or", "and"):
+            firing = 1 if self.rule == "or" else 0
+            self._require_rows(rows[firing], context.n_attributes, "the LP's constraint rows (the distinct "
+                               f"{'positive' if firing else 'negative'} rows)")
+            costs = weights if self.rule == "or" else (weights[1], weights[0])
+            fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
-        if self.rule == "and":
-            fit = learn_and_rule(Xb, y, lam_abs, weights=weights, sample_weight=sw, **options)
-            return fit.columns, [fit]
+        self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
+        Xb, y, sw = merged_data(counts)
         if self._column_generation():
             learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
             fit = learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(self.max_term_size),
@@ -284,31 +305,41 @@ class LPRuleClassifier(RuleClassifier):
                            time_limit=self.time_limit, sample_weight=sw)
         return (fit.columns, fit.m), [fit]
 
+    def _require_rows(self, n_rows: int, n_attributes: int, what: str) -> None:
+        """Check the LP's dense rows (at most ``n_rows`` distinct ones) against ``memory_limit``."""
+        budget = getattr(self, "_budget", None)
+        if budget is not None:
+            budget.require(distinct_rows_bytes(n_rows, n_attributes), f"{what}, up to {n_rows} x {n_attributes} "
+                           "cells", "use fewer rows or a binarizer with fewer attributes")
+
     def _column_generation(self) -> bool:
         return self.rule in ("dnf", "cnf") and self.method == "cg"
 
-    def _training_objective(self, Xb, y, structure, weights, sw=None) -> float:
-        pred = _predict_structure(self.rule, structure, Xb)
+    def _training_objective(self, context: FormalContext, y, structure, weights, sw=None) -> float:
+        pred = _predict_structure(self.rule, structure, context)
         size = _structure_size(self.rule, structure) + (len(structure) if self._column_generation() else 0)
         sw = np.ones(len(y)) if sw is None else sw
         lam_abs = self.lam_ * (weights[0] * sw[y].sum() + weights[1] * sw[~y].sum())
         return float(lam_abs * size + weights[0] * sw[y & ~pred].sum() + weights[1] * sw[~y & pred].sum())
 
-    def _choose_lam(self, Xb: np.ndarray, y: np.ndarray, weights, sw=None) -> float:
+    def _choose_lam(self, context: FormalContext, y: np.ndarray, weights, sw=None) -> float:
         """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, weighted by the
-        sample weights; ties to larger lam)."""
+        sample weights; ties to larger lam). A fold's training rows are the rows of nonzero
+        weight of its fit, so no row subset of the data is copied."""
         smallest = int(min(y.sum(), (~y).sum()))
         if smallest < 2:
             return LAM_GRID[len(LAM_GRID) // 2]
         folds = StratifiedKFold(n_splits=min(3, smallest), shuffle=True, random_state=self.random_state)
         scores = np.zeros(len(LAM_GRID))
+        row_weight = np.ones(len(y)) if sw is None else sw
         with progress_bar(folds.get_n_splits() * len(LAM_GRID), "lam grid x folds", self.verbose) as bar:
-            for train, test in folds.split(Xb, y):
+            for train, test in folds.split(np.zeros((len(y), 1)), y):
+                fold_weight = np.zeros(len(y))
+                fold_weight[train] = row_weight[train]
                 for k, lam in enumerate(LAM_GRID):
-                    structure, _ = self._learn(Xb[train], y[train], lam, weights,
-                                               None if sw is None else sw[train])
-                    scores[k] += np.average(_predict_structure(self.rule, structure, Xb[test]) == y[test],
-                                            weights=None if sw is None else sw[test])
+                    structure, _ = self._learn(context, y, lam, weights, fold_weight)
+                    pred = _predict_structure(self.rule, structure, context)[test]
+                    scores[k] += np.average(pred == y[test], weights=None if sw is None else sw[test])
                     bar.update()
         best = np.flatnonzero(scores >= scores.max() - 1e-12)
         return float(LAM_GRID[best[-1]])
@@ -319,26 +350,6 @@ class LPRuleClassifier(RuleClassifier):
         return tags
 
 
-def _merge_rows(Xb: np.ndarray, y: np.ndarray, sw: np.ndarray | None
-                ) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
-    """Identical (row, label) pairs merged into one row weighing their total weight.
-
-    Rows come out sorted by their packed bits, so any repetition or order of the same rows gives
-    the same merged data. Unweighted data without repeated pairs is returned as it is (weights
-    None).
-    """
-    n = len(y)
-    if n == 0:
-        return Xb, y, sw
-    packed = np.packbits(np.column_stack([y, Xb]).astype(bool), axis=1)
-    keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    if first.size == n and sw is None:
-        return Xb, y, None
-    weights = np.bincount(inverse.reshape(-1), weights=np.ones(n) if sw is None else sw, minlength=first.size)
-    return Xb[first], y[first], weights
-
-
 def _structure_size(rule: str, structure) -> int:
     if rule in ("or", "and"):
         return int(len(structure))
@@ -347,27 +358,34 @@ def _structure_size(rule: str, structure) -> int:
     return int(len(structure[0]))
 
 
-def _predict_structure(rule: str, structure, A: np.ndarray) -> np.ndarray:
-    """Evaluate a learned structure on a boolean literal matrix (fast path, no formula)."""
-    A = np.asarray(A, dtype=bool)
+def _predict_structure(rule: str, structure, context: FormalContext) -> np.ndarray:
+    """Evaluate a learned structure on packed rows (fast path, no formula): bool of n_objects."""
+    n = context.n_objects
+    bits = context.bits
+
+    def all_of(columns) -> np.ndarray:
+        return np.bitwise_and.reduce(bits[np.asarray(columns, dtype=np.intp)], axis=0)
+
+    def any_of(columns) -> np.ndarray:
+        return np.bitwise_or.reduce(bits[np.asarray(columns, dtype=np.intp)], axis=0)
+
+    if rule in ("or", "and", "dnf", "cnf") and not len(structure):
+        return np.full(n, rule in ("and", "cnf"))
     if rule == "or":
-        return A[:, structure].any(axis=1)
+        return bitset.unpack(any_of(structure), n)
     if rule == "and":
-        return A[:, structure].all(axis=1)
+        return bitset.unpack(all_of(structure), n)
     if rule == "dnf":
-        out = np.zeros(A.shape[0], dtype=bool)
-        for term in structure:
-            out |= A[:, term].all(axis=1)
-        return out
+        return bitset.unpack(np.bitwise_or.reduce([all_of(t) if len(t) else bitset.full(n) for t in structure]), n)
     if rule == "cnf":
-        out = np.ones(A.shape[0], dtype=bool)
-        for clause in structure:
-            out &= A[:, clause].any(axis=1)
-        return out
+        return bitset.unpack(np.bitwise_and.reduce([any_of(c) if len(c) else bitset.empty(n) for c in structure]), n)
     columns, m = structure
     if len(columns) == 0:
-        return np.zeros(A.shape[0], dtype=bool)
-    return A[:, columns].sum(axis=1) >= m
+        return np.zeros(n, dtype=bool)
+    held = np.zeros(n, dtype=np.int64)
+    for j in columns:
+        held += bitset.unpack(bits[j], n)
+    return held >= m
 
 
 def _to_formula(rule: str, structure, names: list[str]) -> Formula:

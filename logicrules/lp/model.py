@@ -16,8 +16,9 @@ Class weights (``c_pos``, ``c_neg``) price errors on the two classes separately.
 
 Storage: a dense 0/1 input is kept as a C-ordered ``bool`` array (one byte per cell, against 12
 bytes per nonzero of a float64 CSR matrix, and no index arrays), a sparse input as CSR. Products
-with it run over row blocks of a few MB (:func:`matvec`, :func:`rmatvec`), so no float copy of
-the whole matrix is ever made; the solvers receive CSR only for the (small) reduced problem.
+with it are compiled passes over its rows (:func:`matvec`, :func:`rmatvec`, :mod:`logicrules.lp.kernels`),
+so no float copy of the matrix is ever made; the solvers receive CSR only for the (small) reduced
+problem.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ __all__ = ["GroupTestingProblem", "as_binary_matrix", "as_compact_matrix", "buil
            "problem_from_rows", "check_lam", "class_costs", "matvec", "rmatvec", "column_counts", "row_counts",
            "row_max", "to_csr"]
 
-#: Float64 cells per row block of the blocked products (about 32 MB).
+#: Cells per row block of the blocked row scans (a few MB of booleans).
 _BLOCK_CELLS = 1 << 22
 
 
@@ -134,37 +135,32 @@ def _row_blocks(n_rows: int, n_columns: int):
 
 
 def matvec(A, v: np.ndarray) -> np.ndarray:
-    """``A @ v`` in float64 for a dense bool or CSR 0/1 matrix, by row blocks.
+    """``A @ v`` in float64 for a dense bool or CSR 0/1 matrix (one compiled pass, no float copy).
 
     Examples
     --------
     >>> matvec(np.array([[True, False], [True, True]]), np.array([0.5, 2.0])).tolist()
     [0.5, 2.5]
     """
-    v = np.asarray(v, dtype=np.float64)
-    if sparse.issparse(A):
-        return np.asarray(A @ v, dtype=np.float64)
-    out = np.empty(A.shape[0])
-    for start, stop in _row_blocks(*A.shape):
-        out[start:stop] = A[start:stop] @ v
-    return out
+    from logicrules.lp import kernels
+
+    data, indices, n_columns = kernels.storage(A)
+    return kernels.row_reduce(data, indices, int(A.shape[0]), n_columns, np.ascontiguousarray(v, dtype=np.float64),
+                              False)
 
 
 def rmatvec(A, u: np.ndarray) -> np.ndarray:
-    """``A.T @ u`` in float64 for a dense bool or CSR 0/1 matrix, by row blocks.
+    """``A.T @ u`` in float64 for a dense bool or CSR 0/1 matrix (one compiled pass, no float copy).
 
     Examples
     --------
     >>> rmatvec(np.array([[True, False], [True, True]]), np.array([0.5, 2.0])).tolist()
     [2.5, 2.0]
     """
-    u = np.asarray(u, dtype=np.float64)
-    if sparse.issparse(A):
-        return np.asarray(A.T @ u, dtype=np.float64)
-    out = np.zeros(A.shape[1])
-    for start, stop in _row_blocks(*A.shape):
-        out += u[start:stop] @ A[start:stop]
-    return out
+    from logicrules.lp import kernels
+
+    data, indices, n_columns = kernels.storage(A)
+    return kernels.rmatvec(data, indices, int(A.shape[0]), n_columns, np.ascontiguousarray(u, dtype=np.float64))
 
 
 def column_counts(A) -> np.ndarray:
@@ -188,12 +184,11 @@ def row_max(A, w: np.ndarray) -> np.ndarray:
     >>> row_max(np.array([[True, True], [False, False]]), np.array([0.5, 2.0])).tolist()
     [2.0, -inf]
     """
-    from logicrules.lp.kernels import row_max_csr, row_max_dense
+    from logicrules.lp import kernels
 
     w = np.ascontiguousarray(w, dtype=np.float64)
-    if sparse.issparse(A):
-        return row_max_csr(A.indptr, A.indices, w)
-    return row_max_dense(np.ascontiguousarray(A), w)
+    data, indices, n_columns = kernels.storage(A)
+    return kernels.row_reduce(data, indices, int(A.shape[0]), n_columns, w, True)
 
 
 def row_counts(A) -> np.ndarray:

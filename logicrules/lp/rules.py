@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import optimize, sparse
 
-from logicrules.lp.model import class_costs, problem_from_rows
+from logicrules.lp.model import GroupTestingProblem, class_costs, problem_from_rows
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening, upper_bound
 from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
@@ -142,14 +142,29 @@ def _learn_clause(A: np.ndarray, positive: np.ndarray, negative: np.ndarray, lam
                   random_state=None, sample_weight: np.ndarray | None = None) -> ClauseFit:
     """:func:`learn_or_rule` on the rows ``positive`` / ``negative`` of A (or of ``~A`` with
     ``complement``), without copying the negative rows or complementing A."""
-    if rounding not in ("threshold", "exact"):
-        raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
     problem = problem_from_rows(A, positive, negative, lam, weights, complement=complement,
                                 sample_weight=sample_weight)
+    return solve_clause(problem, solver=solver, screening=screening, row_sampling=row_sampling,
+                        rounding=rounding, time_limit=time_limit, random_state=random_state)
+
+
+def solve_clause(problem: GroupTestingProblem, *, solver: str = "highs", screening: bool = True,
+                 row_sampling=None, rounding: str = "threshold", time_limit: float | None = None,
+                 random_state=None) -> ClauseFit:
+    """Learn the OR-clause of a prepared LP (19): solve it, then round (see :func:`learn_or_rule`).
+
+    Examples
+    --------
+    >>> from logicrules.lp.model import build_problem
+    >>> solve_clause(build_problem([[1, 0], [1, 1]], [[0, 1]], lam=0.5)).columns.tolist()
+    [0]
+    """
+    if rounding not in ("threshold", "exact"):
+        raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
     integral = rounding == "exact"
     fraction = _sampling_fraction(row_sampling, problem.n_rows)
     if fraction is not None and problem.n_rows > 1:
-        result = solve_with_row_sampling(None, None, lam, fraction, problem=problem, solver=solver,
+        result = solve_with_row_sampling(None, None, problem.lam, fraction, problem=problem, solver=solver,
                                          integral=integral, time_limit=time_limit, random_state=random_state)
     elif screening:
         result = solve_with_screening(problem, solver=solver, integral=integral, time_limit=time_limit)

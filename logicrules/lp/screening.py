@@ -20,7 +20,7 @@ import time
 import numpy as np
 from scipy import sparse
 
-from logicrules.lp.kernels import fill_csr, fill_dense
+from logicrules.lp import kernels
 from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
 from logicrules.lp.solvers import LPResult, solve_problem
 
@@ -108,14 +108,10 @@ def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, 
     """
     mu = np.array(mu, dtype=np.float64)
     slack = problem.dual_slack(mu)
-    A = problem.A_pos
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     caps = np.ascontiguousarray(problem.row_costs, dtype=np.float64)
     tol = 1e-12 * max(1.0, float(caps.max(initial=0.0)))
-    if sparse.issparse(A):
-        fill_csr(A.indptr, A.indices, slack, mu, rows, caps, tol, bool(fractional))
-    else:
-        fill_dense(np.ascontiguousarray(A), slack, mu, rows, caps, tol, bool(fractional))
+    kernels.fill(*kernels.storage(problem.A_pos), slack, mu, rows, caps, tol, bool(fractional))
     return mu
 
 
