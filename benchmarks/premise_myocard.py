@@ -31,7 +31,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from logicrules.fca.scaling import ThresholdBinarizer
-from logicrules.fca.search import PremiseSearchMemoryError, find_best_premises
+from logicrules.fca.premise.search import PremiseSearchMemoryError, find_best_premises
 
 OUTCOMES = ("FIBR_PREDS", "PREDS_TAH", "JELUD_TAH", "FIBR_JELUD", "A_V_BLOK", "OTEK_LANC", "RAZRIV",
             "DRESSLER", "ZSN", "REC_IM", "P_IM_STEN", "LET_IS")
@@ -88,8 +88,8 @@ def compare_counting(X: pd.DataFrame, y: np.ndarray, every: int = 40) -> str:
     """
     import numba
 
-    from logicrules.fca import search_kernels
-    from logicrules.fca.premise_space import prepare_attributes
+    from logicrules.fca.premise import kernels
+    from logicrules.fca.premise.space import prepare_attributes
 
     matrix = X.to_numpy(dtype=bool)
     prep = prepare_attributes(matrix, y, negations=False)
@@ -113,10 +113,10 @@ def compare_counting(X: pd.DataFrame, y: np.ndarray, every: int = 40) -> str:
     out = np.zeros((len(a_list), 4096, 2), np.int32)
     counts = [np.zeros(len(a_list), np.int64) for _ in range(2)]
     args = (prep.bits_p, prep.bits_n, 1.0, -t, w1, w2, wt, t * prep.n_pos, False)
-    search_kernels.scan_triples(*args, zero_d, zero_e, no_room, a_list[-2:], 4096, out, *counts)
+    kernels.scan_triples(*args, zero_d, zero_e, no_room, a_list[-2:], 4096, out, *counts)
     with numba.parallel_chunksize(1):
         t0 = time.perf_counter()
-        search_kernels.scan_triples(*args, zero_d, zero_e, no_room, a_list, 4096, out, *counts)
+        kernels.scan_triples(*args, zero_d, zero_e, no_room, a_list, 4096, out, *counts)
         kernel = (time.perf_counter() - t0) * every
     return (f"3-way counting, extrapolated from every {every}th first attribute of {m}: NumPy/OpenBLAS "
             f"float32 GEMM per attribute {blas:.1f} s (counts only); numba scan without proximity pruning "
@@ -261,7 +261,7 @@ def section_backends(X, y, args) -> list[str]:
     else the CPU, where matrix products over all triples are far slower than the pruned numba
     scan: the torch backend is meant for a GPU).
     """
-    from logicrules.fca.search_torch import gpu_available
+    from logicrules.fca.premise.torch_backend import gpu_available
 
     device = args.device or ("cuda" if gpu_available() else "cpu")
     sizes = [int(k) for k in args.backend_sizes.split(",")]

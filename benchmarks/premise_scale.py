@@ -42,7 +42,7 @@ def make_data(n: int, m: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
 
 def run_one(n: int, m: int, size: int, objective: str, weighted: bool) -> dict:
     """One search in this process; returns its measurements."""
-    from logicrules.fca.search import find_best_premises
+    from logicrules.fca.premise.search import find_best_premises
 
     X, y = make_data(n, m)
     weight = None

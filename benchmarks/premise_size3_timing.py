@@ -35,7 +35,7 @@ def main() -> None:
                 else ["numba"] + (["torch"] if importlib.util.find_spec("torch") else []))
     device = None
     if "torch" in backends:
-        from logicrules.fca.search_torch import gpu_available
+        from logicrules.fca.premise.torch_backend import gpu_available
 
         device = args.device or ("cuda" if gpu_available() else "cpu")
     X, y = load_myocard(args.data_dir)

@@ -50,7 +50,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold
 
 from logicrules.datasets import list_datasets, load_csv, load_dataset
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.formula import conjunction
 from logicrules.lp.estimator import LPRuleClassifier
 

@@ -32,9 +32,9 @@ from pathlib import Path
 import numpy as np
 
 LEARNERS = {
-    "premise1": ("logicrules.fca.estimator", "OptimalPremiseClassifier", {"max_size": 1}),
-    "premise2": ("logicrules.fca.estimator", "OptimalPremiseClassifier", {"max_size": 2}),
-    "premise3": ("logicrules.fca.estimator", "OptimalPremiseClassifier", {"max_size": 3}),
+    "premise1": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {"max_size": 1}),
+    "premise2": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {"max_size": 2}),
+    "premise3": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {"max_size": 3}),
     "ideal": ("logicrules.ideal.method", "IdealDNFClassifier", {"random_state": 0}),
     "ideal20": ("logicrules.ideal.method", "IdealDNFClassifier", {"random_state": 0}),
     "lp_or": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "or"}),
@@ -45,7 +45,7 @@ LEARNERS = {
                        {"rule": "dnf", "row_sampling": "auto", "random_state": 0}),
 }
 REAL = ("electricity", "adult", "magic_gamma", "heloc")
-REAL_LEARNERS = {"premise": ("logicrules.fca.estimator", "OptimalPremiseClassifier", {}),
+REAL_LEARNERS = {"premise": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {}),
                  "ideal": ("logicrules.ideal.method", "IdealDNFClassifier", {}),
                  "lp": ("logicrules.lp.estimator", "LPRuleClassifier", {})}
 

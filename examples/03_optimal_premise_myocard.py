@@ -22,7 +22,7 @@ from sklearn.metrics import f1_score
 from sklearn.model_selection import train_test_split
 
 from logicrules.datasets import load_dataset
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.plot import plot_tp_tn
 
 

@@ -22,7 +22,7 @@ from sklearn.ensemble import RandomForestClassifier
 
 from logicrules.compare import compare_formulas, compare_learners, summarize, to_markdown
 from logicrules.datasets import load_dataset
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.ideal.method import IdealDNFClassifier
 from logicrules.lp.estimator import LPRuleClassifier
 

@@ -37,8 +37,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "ThresholdBinarizer": ".fca.scaling",
         "RuleClassifier": ".base",
         # learners
-        "find_best_premises": ".fca.search",
-        "OptimalPremiseClassifier": ".fca.estimator",
+        "find_best_premises": ".fca.premise.search",
+        "OptimalPremiseClassifier": ".fca.premise.estimator",
         "IdealDNFClassifier": ".ideal.method",
         "LPRuleClassifier": ".lp.estimator",
         "SolverError": ".lp.solvers",

@@ -148,9 +148,14 @@ def _qualified(obj_or_cls: Any) -> str:
     return f"{cls.__module__}.{cls.__qualname__}"
 
 
+#: Modules that moved, by their former path: files written before the move name the former one.
+_MOVED_MODULES = {"logicrules.fca.estimator": "logicrules.fca.premise.estimator"}
+
+
 def _import_class(qualified: str) -> type:
     """A class of :mod:`logicrules` by its qualified name (nothing else is ever imported)."""
     module, _, name = str(qualified).rpartition(".")
+    module = _MOVED_MODULES.get(module, module)
     if module != "logicrules" and not module.startswith("logicrules."):
         raise ValueError(f"refusing to load class {qualified!r}: only classes of logicrules are loaded")
     try:

@@ -29,7 +29,7 @@ __all__ = ["main"]
 #: Rule learners of the ``fit`` command and their classes (module, name), imported on use.
 LEARNERS = {
     "ideal": ("logicrules.ideal.method", "IdealDNFClassifier"),
-    "premise": ("logicrules.fca.estimator", "OptimalPremiseClassifier"),
+    "premise": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier"),
     "lp": ("logicrules.lp.estimator", "LPRuleClassifier"),
 }
 #: Reference learners of the ``compare`` command (scikit-learn ensembles).

@@ -240,7 +240,7 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
     Examples
     --------
     >>> from sklearn.tree import DecisionTreeClassifier
-    >>> from logicrules.fca.estimator import OptimalPremiseClassifier
+    >>> from logicrules.fca.premise.estimator import OptimalPremiseClassifier
     >>> results = compare_learners(
     ...     ["hepatitis"], {"premise": OptimalPremiseClassifier(max_size=2),
     ...                     "tree": DecisionTreeClassifier(max_depth=2, random_state=0)},
@@ -507,7 +507,7 @@ def compare_formulas(models: Mapping[str, Any], X: Any = None, *, on_domain: boo
     Examples
     --------
     >>> import numpy as np
-    >>> from logicrules.fca.estimator import OptimalPremiseClassifier
+    >>> from logicrules.fca.premise.estimator import OptimalPremiseClassifier
     >>> from logicrules.lp.estimator import LPRuleClassifier
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5); y = np.array([1, 1, 0, 0] * 5)
     >>> models = {"premise": OptimalPremiseClassifier(binarizer="passthrough").fit(X, y),
@@ -598,7 +598,7 @@ def restricted_ideal_dnf(model: Any, X: Any, y: Any, tie: str = "positive"):
     Examples
     --------
     >>> import numpy as np
-    >>> from logicrules.fca.estimator import OptimalPremiseClassifier
+    >>> from logicrules.fca.premise.estimator import OptimalPremiseClassifier
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 5); y = np.array([1, 1, 0, 0] * 5)
     >>> model = OptimalPremiseClassifier(binarizer="passthrough").fit(X, y)
     >>> print(model.formula_, "|", restricted_ideal_dnf(model, X, y))

@@ -227,7 +227,7 @@ def to_query(model: Any, guard_missing: bool = False) -> str:
     Examples
     --------
     >>> import pandas as pd
-    >>> from logicrules.fca.estimator import OptimalPremiseClassifier
+    >>> from logicrules.fca.premise.estimator import OptimalPremiseClassifier
     >>> X = pd.DataFrame({"age": [30, 40, 60, 70], "blood pressure": [1, 2, 1, 2]})
     >>> model = OptimalPremiseClassifier(max_size=1, binarizer="median").fit(X, [0, 0, 1, 1])
     >>> q = to_query(model); q

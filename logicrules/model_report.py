@@ -92,7 +92,7 @@ def literal_meaning(model: Any, literal: Literal) -> tuple[str, str]:
     Examples
     --------
     >>> import pandas as pd
-    >>> from logicrules.fca.estimator import OptimalPremiseClassifier
+    >>> from logicrules.fca.premise.estimator import OptimalPremiseClassifier
     >>> X = pd.DataFrame({"age": [30, 40, 60, 70]})
     >>> model = OptimalPremiseClassifier(max_size=1, binarizer="median").fit(X, [0, 0, 1, 1])
     >>> literal_meaning(model, model.formula_)

@@ -105,7 +105,7 @@ def save_model(model: Any, path: str | os.PathLike) -> None:
     ----------
     model : RuleClassifier
         A fitted :class:`~logicrules.ideal.method.IdealDNFClassifier`,
-        :class:`~logicrules.fca.estimator.OptimalPremiseClassifier`,
+        :class:`~logicrules.fca.premise.estimator.OptimalPremiseClassifier`,
         :class:`~logicrules.lp.estimator.LPRuleClassifier` (or another learner of logicrules).
     path : path-like
         File to write (overwritten).

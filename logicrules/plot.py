@@ -166,9 +166,9 @@ def plot_tp_tn(premises: Any, ax=None, *, n_positive: int | None = None,
     Parameters
     ----------
     premises : OptimalPremiseClassifier, list of PremiseResult, DataFrame or dict
-        A fitted :class:`~logicrules.fca.estimator.OptimalPremiseClassifier` (its ``pareto_``
+        A fitted :class:`~logicrules.fca.premise.estimator.OptimalPremiseClassifier` (its ``pareto_``
         fronts and best premise), the result list of
-        :func:`~logicrules.fca.search.find_best_premises`, a DataFrame with columns ``size``,
+        :func:`~logicrules.fca.premise.search.find_best_premises`, a DataFrame with columns ``size``,
         ``tp``, ``tn`` (optionally ``fp``, ``fn``, ``score``, ``formula``) or a dict of
         size -> such DataFrame (the estimator's ``pareto_``).
     ax : matplotlib Axes, optional
@@ -187,7 +187,7 @@ def plot_tp_tn(premises: Any, ax=None, *, n_positive: int | None = None,
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> import numpy as np
-    >>> from logicrules.fca.search import find_best_premises
+    >>> from logicrules.fca.premise.search import find_best_premises
     >>> X = np.array([[1, 0], [1, 1], [0, 1], [0, 0]] * 3, dtype=bool)
     >>> premises = find_best_premises(X, X[:, 0], max_size=2, top_k=5)
     >>> ax = plot_tp_tn(premises)

@@ -22,9 +22,9 @@ from scipy import sparse
 
 from logicrules.cli import main
 from logicrules.export import to_query
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer, ThresholdBinarizer
-from logicrules.fca.search import find_best_premises
+from logicrules.fca.premise.search import find_best_premises
 from logicrules.formula import FALSE, TRUE
 from logicrules.ideal.method import IdealDNFClassifier
 from logicrules.lp import (learn_and_rule, learn_dnf, learn_m_of_n, learn_or_rule, m_of_n_predict,

@@ -77,7 +77,7 @@ def test_version(capsys):
 @pytest.mark.parametrize("learner, options, estimator", [
     ("ideal", ["--max-features", "3"], ("logicrules.ideal.method", "IdealDNFClassifier",
                                         {"max_features": 3, "random_state": 0})),
-    ("premise", ["--max-size", "2"], ("logicrules.fca.estimator", "OptimalPremiseClassifier",
+    ("premise", ["--max-size", "2"], ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier",
                                       {"max_size": 2})),
     ("lp", ["--rule", "and", "--lam", "0.01"], ("logicrules.lp.estimator", "LPRuleClassifier",
                                                 {"rule": "and", "lam": 0.01, "random_state": 0})),

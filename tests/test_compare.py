@@ -11,7 +11,7 @@ from sklearn.tree import DecisionTreeClassifier
 from logicrules.compare import compare_formulas, compare_learners, restricted_ideal_dnf, summarize, to_markdown
 from logicrules.datasets import load_dataset
 from logicrules.equivalence import equivalent
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.lp.estimator import LPRuleClassifier
 
 LEARNERS = {

@@ -9,7 +9,7 @@ import sympy
 
 from logicrules.datasets import load_dataset
 from logicrules.export import export_formula, to_latex, to_query, to_sympy, to_text
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.fca.scaling import QuantileBinarizer, ThresholdBinarizer
 from logicrules.formula import FALSE, TRUE, Literal
 from logicrules.ideal.method import IdealDNFClassifier

@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from logicrules.datasets import load_dataset
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.ideal.method import IdealDNFClassifier
 from logicrules.lp.estimator import LPRuleClassifier
 from logicrules.persistence import load_model, save_model

@@ -8,7 +8,7 @@ import pytest
 from sklearn.utils._param_validation import InvalidParameterError
 from sklearn.utils.estimator_checks import check_param_validation, parametrize_with_checks
 
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer, ThresholdBinarizer
 from logicrules.ideal.method import IdealDNFClassifier
 from logicrules.lp.estimator import LPRuleClassifier

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from logicrules.datasets import load_dataset
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.fca.scaling import QuantileBinarizer
 from logicrules.formula import FALSE, TRUE, And, Literal, Not, Or
 from logicrules.ideal.method import IdealDNFClassifier
@@ -137,11 +137,23 @@ def test_file_is_readable_json_with_the_promised_fields(mixed, tmp_path):
     save_model(model, tmp_path / "m.json")
     doc = json.loads((tmp_path / "m.json").read_text())
     assert doc["format"] == "logicrules.model" and doc["format_version"] == FORMAT_VERSION
-    assert doc["class"] == "logicrules.fca.estimator.OptimalPremiseClassifier"
+    assert doc["class"] == "logicrules.fca.premise.estimator.OptimalPremiseClassifier"
     assert doc["library_version"]
     assert {"column", "op", "value"} <= set(doc["binarizer"]["conditions"][0])
     assert doc["attribute_names"] == model.attribute_names_
     assert doc["formula"]["op"] in ("literal", "and", "or", "not")
+
+
+def test_file_naming_the_former_module_of_the_premise_estimator_loads(mixed, tmp_path):
+    X, y = mixed
+    model = OptimalPremiseClassifier(max_size=1).fit(X, y)
+    save_model(model, tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    doc["class"] = "logicrules.fca.estimator.OptimalPremiseClassifier"      # written before the move
+    (tmp_path / "old.json").write_text(json.dumps(doc))
+    loaded = load_model(tmp_path / "old.json")
+    assert type(loaded) is OptimalPremiseClassifier
+    assert (loaded.predict(X) == model.predict(X)).all()
 
 
 def test_loaded_model_rejects_wrong_columns(mixed, tmp_path):

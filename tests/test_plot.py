@@ -72,7 +72,7 @@ def test_validation_path_bad_input():
 
 # ------------------------------------------------------------------------------ premises
 def test_tp_tn_from_fitted_estimator(toy):
-    from logicrules.fca.estimator import OptimalPremiseClassifier
+    from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 
     model = OptimalPremiseClassifier(max_size=2, binarizer="median").fit(*toy)
     ax = plot.plot_tp_tn(model)
@@ -92,7 +92,7 @@ def test_tp_tn_from_fitted_estimator(toy):
 
 
 def test_tp_tn_from_premise_list_and_frames():
-    from logicrules.fca.search import find_best_premises
+    from logicrules.fca.premise.search import find_best_premises
 
     X = np.array([[1, 0, 1], [1, 1, 0], [0, 1, 1], [0, 0, 0]] * 4, dtype=bool)
     y = X[:, 0] & ~X[:, 2]

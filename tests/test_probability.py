@@ -8,7 +8,7 @@ from sklearn.model_selection import cross_val_score
 from sklearn.multiclass import OneVsRestClassifier
 
 from logicrules.base import RuleClassifier
-from logicrules.fca.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.formula import Literal
 from logicrules.ideal.method import IdealDNFClassifier
 from logicrules.lp.estimator import LPRuleClassifier

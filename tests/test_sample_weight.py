@@ -152,7 +152,7 @@ def test_compare_learners_passes_weights_to_fit_and_scores():
 
 
 def test_premise_weights_equal_repetition():
-    from logicrules.fca.estimator import OptimalPremiseClassifier
+    from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 
     for seed in range(5):
         X, y, w = weighted_data(seed)

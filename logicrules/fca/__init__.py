@@ -1,4 +1,7 @@
-"""Formal concept analysis: contexts as packed bitsets, scalings, concepts, premise search."""
+"""Formal concept analysis: contexts as packed bitsets, counts, scalings, concepts.
+
+The optimal premise learner has its own subpackage, :mod:`logicrules.fca.premise`.
+"""
 
 from logicrules._lazy import lazy_exports
 
@@ -17,15 +20,15 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "Concept": ".concepts",
         "enumerate_concepts": ".concepts",
         "concept_lattice": ".concepts",
-        "find_best_premises": ".search",
-        "PremiseResult": ".search",
-        "SearchStatistics": ".search",
-        "SizeStatistics": ".search",
-        "PremiseSearchMemoryError": ".search",
-        "pareto_indices": ".search",
-        "TorchCounter": ".search_torch",
-        "gpu_available": ".search_torch",
-        "OptimalPremiseClassifier": ".estimator",
+        "find_best_premises": ".premise.search",
+        "PremiseResult": ".premise.results",
+        "SearchStatistics": ".premise.results",
+        "SizeStatistics": ".premise.results",
+        "PremiseSearchMemoryError": ".premise.results",
+        "pareto_indices": ".premise.results",
+        "TorchCounter": ".premise.torch_backend",
+        "gpu_available": ".premise.torch_backend",
+        "OptimalPremiseClassifier": ".premise.estimator",
         "MedianBinarizer": ".scaling",
         "QuantileBinarizer": ".scaling",
         "ThresholdBinarizer": ".scaling",

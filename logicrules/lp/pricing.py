@@ -9,7 +9,7 @@ With row weights ``mu_i`` on the positive rows and ``v_i`` on the negative rows,
 terms are ``-(tp_w - fp_w)``: the weighted linear premise objective of K's extent. So
 minimizing ``rc`` over conjunctions of at most k literals is the exact weighted premise search
 restricted to conjunctions, with a cost ``lam + nu`` per literal
-(:func:`logicrules.fca.search.find_best_premises` with ``objective="linear"``,
+(:func:`logicrules.fca.premise.search.find_best_premises` with ``objective="linear"``,
 ``connectives=("and",)``, ``size_cost``), plus the empty conjunction (TRUE), priced here
 directly. When that search is exhaustive and finds no negative reduced cost, no conjunction of
 at most k literals can improve the master LP: its optimum is the LP optimum over the whole class.
@@ -149,7 +149,7 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     >>> pricing.terms, round(pricing.least, 6), pricing.complete
     ([(0, 1)], -1.7, True)
     """
-    from logicrules.fca.search import find_best_premises
+    from logicrules.fca.premise.search import find_best_premises
 
     start = time.perf_counter()
     mu = np.asarray(mu, dtype=np.float64)

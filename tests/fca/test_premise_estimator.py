@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from logicrules.fca.estimator import OptimalPremiseClassifier
-from logicrules.fca.search import find_best_premises, pareto_indices
+from logicrules.fca.premise.estimator import OptimalPremiseClassifier
+from logicrules.fca.premise import find_best_premises, pareto_indices
 
 
 def planted(seed=0, n=200, m=6):

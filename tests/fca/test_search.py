@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logicrules.fca.search import PremiseSearchMemoryError, find_best_premises
+from logicrules.fca.premise.search import PremiseSearchMemoryError, find_best_premises
 from logicrules.metrics import OBJECTIVES, get_objective
 
 OBJECTIVE_NAMES = sorted(OBJECTIVES)
@@ -254,9 +254,8 @@ def test_bad_inputs_and_memory_limit():
 
 # ------------------------------------------------------------------- size 4 by truth-table cells
 def test_closed_form_of_best_read_once_quadruple_formula():
-    from logicrules.fca import search_kernels
-    from logicrules.fca.premise_space import quadruple_shapes, shape_matrix
-    from logicrules.fca.search import _quadruple_index_tables
+    from logicrules.fca.premise import kernels
+    from logicrules.fca.premise.space import _quadruple_index_tables, quadruple_shapes, shape_matrix
 
     half, pair = _quadruple_index_tables()
     rng = np.random.default_rng(0)
@@ -266,12 +265,12 @@ def test_closed_form_of_best_read_once_quadruple_formula():
             f = rng.normal(size=16) * rng.integers(1, 5)
             if rng.random() < 0.3:
                 f = np.round(f)
-            got = search_kernels.best_read_once4(f, negations, half, pair)
+            got = kernels.best_read_once4(f, negations, half, pair)
             assert got == pytest.approx((M @ f).max(), abs=1e-9)
 
 
 def test_size4_shape_lists_match_the_definition():
-    from logicrules.fca.premise_space import quadruple_shapes, repeat_shapes
+    from logicrules.fca.premise.space import quadruple_shapes, repeat_shapes
 
     assert len(quadruple_shapes(True)) == 832 and len(quadruple_shapes(False)) == 52
     for k in (2, 3):
@@ -331,7 +330,7 @@ def test_size4_planted_repeat_rule_and_statistics():
 def test_triple_offsets_number_sorted_triples_lexicographically(m):
     from itertools import combinations
 
-    from logicrules.fca.search_kernels import triple_offsets
+    from logicrules.fca.premise.kernels import triple_offsets
 
     off = triple_offsets(m)
     index = [int(off[a, b] + c) for a, b, c in combinations(range(m), 3)]
@@ -410,8 +409,8 @@ def _evaluate_tree(tree, columns):
 def test_substitution_bounds_of_the_proximity_pruning(seed, negations, objective, quantile):
     # replacing one attribute of a read-once premise by another attribute (either polarity with
     # negations) or by a constant loses at most the bound the scans prune with
-    from logicrules.fca.premise_space import quadruple_shapes, triple_shapes
-    from logicrules.fca.search import _Search
+    from logicrules.fca.premise.space import quadruple_shapes, triple_shapes
+    from logicrules.fca.premise.search import _Search
     from logicrules.metrics import get_objective
 
     X, y = random_context(seed, n=40, m=6, density=0.2 + 0.6 * (seed % 5) / 4)
@@ -486,9 +485,10 @@ def _threshold_context(seed):
 def test_pruned_scans_keep_every_combination_that_passes(seed, negations, objective, rank, connectives, weighted):
     # the numba scans with every pruning bound on keep each triple / quadruple whose best formula
     # passes the linear test (checked against all shapes, counted directly from the data)
-    from logicrules.fca import search_kernels as kernels
-    from logicrules.fca.premise_space import quadruple_shapes, repeat_shapes, shape_matrix, triple_shapes
-    from logicrules.fca.search import _quadruple_index_tables, _Search
+    from logicrules.fca.premise import kernels
+    from logicrules.fca.premise.search import _Search
+    from logicrules.fca.premise.space import (_quadruple_index_tables, quadruple_shapes, repeat_shapes, shape_matrix,
+                                              triple_shapes)
 
     X, y = _threshold_context(seed)
     row_weight = np.random.default_rng(seed).uniform(0.2, 3, len(y)).round(1) if weighted else np.ones(len(y))

@@ -16,9 +16,11 @@ torch = pytest.importorskip("torch")
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from logicrules.fca import search_kernels as kernels  # noqa: E402
-from logicrules.fca import search_torch  # noqa: E402
-from logicrules.fca.premise_space import (  # noqa: E402
+from logicrules.fca.premise import kernels  # noqa: E402
+from logicrules.fca.premise import torch_backend  # noqa: E402
+from logicrules.fca.premise.results import PremiseSearchMemoryError  # noqa: E402
+from logicrules.fca.premise.space import (  # noqa: E402
+    _quadruple_index_tables,
     pair_shapes,
     prepare_attributes,
     quadruple_shapes,
@@ -26,8 +28,7 @@ from logicrules.fca.premise_space import (  # noqa: E402
     shape_matrix,
     triple_shapes,
 )
-from logicrules.fca.search import PremiseSearchMemoryError, _quadruple_index_tables  # noqa: E402
-from logicrules.fca.search_torch import (  # noqa: E402
+from logicrules.fca.premise.torch_backend import (  # noqa: E402
     MAX_EXACT_ROWS,
     TorchCounter,
     _check_exact_rows,
@@ -317,7 +318,7 @@ def test_without_torch_clear_import_error(monkeypatch):
 @pytest.mark.parametrize("negations", [True, False])
 def test_closed_forms_equal_the_best_shape(negations):
     """The vectorized closed forms equal the best of the enumerated shapes on random cells."""
-    from logicrules.fca.search_torch import _best3, _best_read_once4
+    from logicrules.fca.premise.torch_backend import _best3, _best_read_once4
 
     rng = np.random.default_rng(5)
     f3 = rng.normal(size=(8, 3000)) * rng.integers(1, 5, size=3000)
@@ -357,7 +358,7 @@ def test_automatic_backend_does_not_import_torch_without_a_gpu():
 # ----------------------------------------------------------------------------- pruned scans
 def _pruning_setting(seed, negations, objective, rank, device="cpu"):
     """A search after size 2 on all-values-like attributes (the pruning is busy), one threshold's test."""
-    from logicrules.fca.search import _Search
+    from logicrules.fca.premise.search import _Search
 
     rng = np.random.default_rng(seed)
     features = rng.integers(0, 6, size=(90, 3))
@@ -462,7 +463,7 @@ def _emulate_half_gemm(monkeypatch, mode):
         exact = real_mm(left.to(out_dtype), right.to(out_dtype))
         return exact if mode == "exact" else exact.to(torch.float16).to(out_dtype)
 
-    monkeypatch.setattr(search_torch, "_HALF_GEMM_DEVICES", ("cuda", "cpu"))
+    monkeypatch.setattr(torch_backend, "_HALF_GEMM_DEVICES", ("cuda", "cpu"))
     monkeypatch.setattr(torch, "mm", mm)
     return calls
 
@@ -512,7 +513,7 @@ def test_half_gemm_falls_back_to_float32_when_the_probe_fails(monkeypatch, mode)
 
 
 def test_float16_path_in_the_whole_search(monkeypatch):
-    from logicrules.fca.search import find_best_premises
+    from logicrules.fca.premise.search import find_best_premises
 
     rng = np.random.default_rng(3)
     X = rng.random((80, 8)) < 0.45
@@ -539,7 +540,7 @@ def test_every_tensor_is_made_on_the_counter_device():
                + _pruned_scans(TorchCounter(*bits, device="cpu"), args, elim, elim_const, room))
     for x, y in zip(got, want, strict=True):
         np.testing.assert_array_equal(x, y)
-    from logicrules.fca.search import find_best_premises
+    from logicrules.fca.premise.search import find_best_premises
 
     X, y = np.random.default_rng(8).random((60, 7)) < 0.5, np.arange(60) % 3 == 0
     expected = find_best_premises(X, y, max_size=4, top_k=2, backend="numba")

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from logicrules.fca.search import find_best_premises
+from logicrules.fca.premise.search import find_best_premises
 from logicrules.metrics import OBJECTIVES, get_objective
 from tests.fca.test_search import brute_force_extents
 
@@ -182,7 +182,7 @@ def test_bad_weights_and_options():
 def test_cost_estimate_before_the_search_and_sparse_input():
     import scipy.sparse as sp
 
-    from logicrules.fca.search import PremiseSearchMemoryError, estimate_premise_search
+    from logicrules.fca.premise.search import PremiseSearchMemoryError, estimate_premise_search
 
     rng = np.random.default_rng(1)
     X = rng.random((400, 300)) < 0.3
@@ -200,7 +200,7 @@ def test_cost_estimate_before_the_search_and_sparse_input():
 
 
 def test_estimator_time_limit_flags_an_incomplete_search():
-    from logicrules.fca.estimator import OptimalPremiseClassifier
+    from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 
     rng = np.random.default_rng(2)
     X = rng.random((200, 40)) < 0.5

@@ -1,6 +1,6 @@
 """Optional PyTorch backend (GPU) for the counting scans of the premise search.
 
-The numba kernels of :mod:`logicrules.fca.search_kernels` count ``a AND b AND c (AND d)`` with
+The numba kernels of :mod:`logicrules.fca.premise.kernels` count ``a AND b AND c (AND d)`` with
 one popcount per attribute combination. On a GPU the same counts are matrix products of 0/1
 matrices: for a list of attribute pairs ``(a, b)``, ``|a AND b AND c|`` over all ``c`` is one
 GEMM of the rows where both hold; for a first attribute ``a``, ``|a AND x AND y|`` over all
@@ -22,6 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from logicrules.fca.premise.results import PremiseSearchMemoryError
+from logicrules.fca.premise.space import _quadruple_index_tables
+
 __all__ = ["QuadrupleScan", "TorchCounter", "gpu_available", "torch_device"]
 
 MAX_EXACT_ROWS = 2**24          # float32 accumulation of 0/1 products is exact up to this many rows
@@ -38,12 +41,6 @@ def _import_torch():
     except ImportError:
         raise ImportError("the PyTorch backend of the premise search needs torch: pip install torch") from None
     return torch
-
-
-def _memory_error(message: str) -> Exception:
-    from logicrules.fca.search import PremiseSearchMemoryError     # lazy: search may import this module
-
-    return PremiseSearchMemoryError(message)
 
 
 def _check_exact_rows(n_rows: int) -> None:
@@ -243,8 +240,8 @@ class TorchCounter:
     """Dense 0/1 attribute matrices of one search on a torch device, and the scans over them.
 
     The scans return the same attribute combinations as the numba kernels
-    :func:`~logicrules.fca.search_kernels.scan_triples` and
-    :func:`~logicrules.fca.search_kernels.scan_quadruples` (a superset of what those keep:
+    :func:`~logicrules.fca.premise.kernels.scan_triples` and
+    :func:`~logicrules.fca.premise.kernels.scan_quadruples` (a superset of what those keep:
     values within a relative 1e-9 of the threshold are kept), with or without their exact
     proximity pruning.
     Counts are exact: 0/1 inputs (float16 on CUDA, float32 on the CPU) with float32
@@ -262,7 +259,7 @@ class TorchCounter:
     memory_limit : int
         Bytes of device memory the scans may use for their blocks; chunks of attribute pairs
         and triples are sized to fit, and
-        :class:`~logicrules.fca.search.PremiseSearchMemoryError` is raised when even one cannot.
+        :class:`~logicrules.fca.premise.search.PremiseSearchMemoryError` is raised when even one cannot.
         The resident matrices (``m (n_pos + n_neg)`` entries of 2 or 4 bytes) come on top.
 
     Examples
@@ -318,7 +315,7 @@ class TorchCounter:
         self._rw = None if row_weights is None else [torch.as_tensor(w, device=self.device) for w in row_weights]
         self._x = [torch.from_numpy(_unpack(bits, n)).to(self.device).to(self._dtype)
                    for bits, n in ((bits_p, n_pos), (bits_n, n_neg))]
-        half, pair = _index_tables()
+        half, pair = _quadruple_index_tables()
         self._half = torch.as_tensor(half.reshape(-1), device=self.device)
         self._pair = torch.as_tensor(pair.reshape(-1), device=self.device)
 
@@ -489,8 +486,9 @@ class TorchCounter:
         pair_chunk = budget // per_pair
         cell_chunk = (self.memory_limit - budget) // _TRIPLE_BYTES
         if pair_chunk < 1 or cell_chunk < 1:
-            raise _memory_error(f"the torch triple scan needs about {2 * per_pair / 1e6:.1f} MB for one pair of "
-                                f"attributes ({m} attributes), more than memory_limit={self.memory_limit / 1e6:.1f} MB")
+            raise PremiseSearchMemoryError(
+                f"the torch triple scan needs about {2 * per_pair / 1e6:.1f} MB for one pair of "
+                f"attributes ({m} attributes), more than memory_limit={self.memory_limit / 1e6:.1f} MB")
         found = []
         counted = 0
         with torch.inference_mode():
@@ -599,8 +597,8 @@ class _TripleTables:
 class QuadrupleScan:
     """Premises of size 4 passing one linear test, by attribute quadruples and triples, with torch.
 
-    The counterpart of numba's :func:`~logicrules.fca.search_kernels.scan_quadruples` and
-    :func:`~logicrules.fca.search_kernels.triple_rooms` for one linear test
+    The counterpart of numba's :func:`~logicrules.fca.premise.kernels.scan_quadruples` and
+    :func:`~logicrules.fca.premise.kernels.triple_rooms` for one linear test
     ``alpha tp + beta fp >= threshold``. A quadruple ``a < b < c < d`` is kept when the sum of
     its positive weighted cells and the best read-once formula of 4 literals reach the
     threshold; a triple ``a < b < c`` when the best function of ``rep_cells`` over its 8 cells
@@ -673,8 +671,9 @@ class QuadrupleScan:
         self.cell_chunk = chunk_budget // _CELL_BYTES
         self.rep_chunk = chunk_budget // (8 * len(rep) + 256)
         if min(self.quad_chunk, self.rep_chunk) < 1:
-            raise _memory_error(f"memory_limit={counter.memory_limit} bytes leaves no room for the closed form of "
-                                "size 4")
+            raise PremiseSearchMemoryError(
+                f"memory_limit={counter.memory_limit} bytes leaves no room for the closed form of "
+                "size 4")
         self.counted = 0
         with torch.inference_mode():
             self.row_min = self._row_min() if self.pruned else torch.full((m, m), -np.inf, dtype=torch.float64,
@@ -743,9 +742,10 @@ class QuadrupleScan:
             r0 = i + 1
             count = self.block_budget // self._table_bytes(m - r0)
             if count < 1:
-                raise _memory_error(f"the torch quadruple scan needs about {self._table_bytes(m - r0) / 1e6:.1f} MB "
-                                    f"for the triple table of one attribute ({m} attributes), more than half of "
-                                    f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
+                raise PremiseSearchMemoryError(
+                    f"the torch quadruple scan needs about {self._table_bytes(m - r0) / 1e6:.1f} MB "
+                    f"for the triple table of one attribute ({m} attributes), more than half of "
+                    f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
             A = torch.arange(i, min(i + count, m - 2), device=self.counter.device)
             row_min[A, r0:] = self._triple_table(A, r0)[1].amin(2)
             i += len(A)
@@ -781,9 +781,10 @@ class QuadrupleScan:
         per_pair = 2 * self.counter._itemsize() * max(self.counter.n_pos, self.counter.n_neg, 1) + 112 * mr
         pair_chunk = (self.block_budget - fixed) // per_pair
         if pair_chunk < 1:
-            raise _memory_error(f"the torch quadruple scan needs about {(fixed + per_pair) / 1e6:.1f} MB for one "
-                                f"attribute ({m} attributes), more than half of "
-                                f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
+            raise PremiseSearchMemoryError(
+                f"the torch quadruple scan needs about {(fixed + per_pair) / 1e6:.1f} MB for one "
+                f"attribute ({m} attributes), more than half of "
+                f"memory_limit={self.counter.memory_limit / 1e6:.1f} MB")
         D, R, keep = (t[0] for t in self._triple_table(torch.tensor([a], device=dev), r0))
         b, c = keep.nonzero(as_tuple=True)
         trips.append(torch.stack([torch.full_like(b, a), b + r0, c + r0], 1).cpu().numpy())
@@ -869,10 +870,3 @@ class QuadrupleScan:
 def _suffix_min(torch, T):
     """``out[i, j] = min(T[i, j:])`` along the last axis."""
     return T.flip(-1).cummin(-1).values.flip(-1)
-
-
-def _index_tables() -> tuple[np.ndarray, np.ndarray]:
-    """``_quadruple_index_tables()`` of :mod:`logicrules.fca.search` (imported lazily)."""
-    from logicrules.fca.search import _quadruple_index_tables
-
-    return _quadruple_index_tables()

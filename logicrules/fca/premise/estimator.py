@@ -19,8 +19,9 @@ from sklearn.utils.validation import check_is_fitted
 
 from logicrules.base import RuleClassifier
 from logicrules.fca.context import FormalContext
-from logicrules.fca.search import DEFAULT_MEMORY_LIMIT, find_best_premises
+from logicrules.fca.premise.search import find_best_premises
 from logicrules.formula import Formula
+from logicrules.memory import DEFAULT_MEMORY_LIMIT
 from logicrules.metrics import OBJECTIVES
 from logicrules.progress import tqdm_available
 from logicrules.validation import Interval
@@ -33,7 +34,7 @@ class OptimalPremiseClassifier(RuleClassifier):
 
     The premise space is ``P_1 = {m, not m}`` and ``P_k = {p AND q, p OR q : p in P_i,
     q in P_{k-i}}`` over the binarized attributes; the search is exhaustive and exact (see
-    :func:`logicrules.fca.search.find_best_premises`).
+    :func:`logicrules.fca.premise.search.find_best_premises`).
 
     Parameters
     ----------

@@ -62,7 +62,7 @@ def _count_and(x, y):
 def _wcount_and(x, y, seg, wseg):
     """Weighted popcount of ``x & y``: ``sum_g wseg[g] * popcount(words seg[g] .. seg[g + 1] - 1)``.
 
-    Rows are packed in groups of equal weight (:func:`logicrules.fca.premise_space.prepare_attributes`);
+    Rows are packed in groups of equal weight (:func:`logicrules.fca.premise.space.prepare_attributes`);
     each group's popcount is an exact integer, multiplied by its weight once and summed in group
     order (unweighted: one group of weight 1, the plain popcount).
     """
@@ -214,7 +214,7 @@ def scan_triples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, alpha, beta, w_si
         (constants included). A triple is skipped without counting when replacing one of its
         attributes by one of the other two or by a constant loses less than the other two's
         ``room``: the premise over two attributes it gives is below the threshold (exact
-        pruning, see ``_Search._proximity_pruning``).
+        pruning, see ``Pruning._proximity_pruning`` in :mod:`logicrules.fca.premise.pruning`).
     least_room : float64 (m, m + 1)
         ``least_room[x, c] = min(room[x, c:])`` (inf at ``m``): all ``c`` of a pair ``(a, b)`` are
         skipped at once when ``b`` (or ``a``) can be replaced by the other or a constant whatever
@@ -558,8 +558,8 @@ def scan_quadruples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, offsets, t_p, 
     at most ``M3 = max(best function of rep_cells, 0, w_total)`` (bounded by the sum of positive
     cells when that is below ``threshold``); the premise loses at most ``elim[d, z]`` /
     ``elim_const[d]`` by the substitution (``elim_t`` is ``elim`` transposed; see
-    ``_Search._proximity_pruning``). So ``d`` is skipped without a popcount when one of
-    those bounds is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (replaced by
+    ``Pruning._proximity_pruning`` in :mod:`logicrules.fca.premise.pruning`). So ``d`` is
+    skipped without a popcount when one of those bounds is below ``threshold - M3(a, b, c) - slack``, and likewise ``c`` (replaced by
     ``a``, ``b``, ``d`` or a constant) against ``M3(a, b, d)``; the ``M3(a, b, .)`` are computed
     in a first pass over the triples of ``(a, b)``. With ``use_rooms``, ``rooms[offsets[x, y] + z]``
     (:func:`triple_rooms`) holds ``threshold - M3 - slack`` of every triple and ``a`` and ``b``

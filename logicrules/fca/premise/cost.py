@@ -1,9 +1,9 @@
 """What a premise search will cost, known before it starts: memory by part, and combinations to visit.
 
 :func:`estimate_search_cost` reads only the prepared attributes (their number after merging and
-the words of their bitsets), so :func:`~logicrules.fca.search.find_best_premises` checks it
+the words of their bitsets), so :func:`~logicrules.fca.premise.find_best_premises` checks it
 against ``memory_limit`` before allocating anything large and reports it in its statistics, and
-:func:`~logicrules.fca.search.estimate_premise_search` gives it without searching.
+:func:`~logicrules.fca.premise.estimate_premise_search` gives it without searching.
 
 The memory figures are upper estimates of what the search itself allocates (the caller's input
 and the prepared bitsets come on top of what is listed only where named). The work figures are
@@ -18,11 +18,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from logicrules.fca.premise_space import PreparedAttributes, pair_shapes
+from logicrules.fca.premise.gram import _BLOCK_BYTES
+from logicrules.fca.premise.space import PreparedAttributes, pair_shapes
 
 __all__ = ["SearchEstimate", "estimate_search_cost"]
 
-_ROW_BLOCK_BYTES = 32 * 2**20     # as search._BLOCK_BYTES: one row block of the pair-count products
 _SIZE2_ENTRIES = 2_000_000        # candidate entries per block of the size-2 enumeration
 
 
@@ -96,7 +96,7 @@ def estimate_search_cost(prep: PreparedAttributes, max_size: int, size4_method: 
         parts["pair tables"] = (2 * count_bytes + 72) * nv * nv
         bits = 64 * words
         parts["size-2 blocks"] = 12 * 8 * min(_SIZE2_ENTRIES, pairs * F + nv * F) \
-            + min(2 * _ROW_BLOCK_BYTES, 12 * nv * bits)
+            + min(2 * _BLOCK_BYTES, 12 * nv * bits)
         combos[2] = pairs
     if max_size >= 3:
         triples = nv * (nv - 1) * (nv - 2) // 6

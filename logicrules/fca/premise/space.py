@@ -423,3 +423,22 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
         seg_p=seg_p, seg_n=seg_n, wseg_p=wseg_p, wseg_n=wseg_n, valid_p=valid_p, valid_n=valid_n,
         weighted=weighted,
     )
+
+
+def _quadruple_index_tables() -> tuple[np.ndarray, np.ndarray]:
+    """Cell index tables of :func:`~logicrules.fca.premise.kernels.best_read_once4`.
+
+    ``half[x, v]``: the 8 cells (``k = 8 va + 4 vb + 2 vc + vd``) with variable ``x`` equal to
+    ``v``, in increasing order; ``pair[p, i, j]``: for the pairings ``{ab|cd}, {ac|bd},
+    {ad|bc}``, the cell whose first pair has cell ``i`` and second pair cell ``j``.
+    """
+    half = np.zeros((4, 2, 8), np.int64)
+    for x in range(4):
+        for val in range(2):
+            half[x, val] = [k for k in range(16) if ((k >> (3 - x)) & 1) == val]
+    pair = np.zeros((3, 4, 4), np.int64)
+    for q, (x, y, z, w) in enumerate(((0, 1, 2, 3), (0, 2, 1, 3), (0, 3, 1, 2))):
+        for k in range(16):
+            vals = [(k >> (3 - i)) & 1 for i in range(4)]
+            pair[q, 2 * vals[x] + vals[y], 2 * vals[z] + vals[w]] = k
+    return half, pair

@@ -1,0 +1,99 @@
+"""Pair counts (Gram matrices) and extent hashes of packed attributes, by row blocks.
+
+Products over millions of rows unpack a bounded block of rows at a time
+(:data:`_BLOCK_BYTES`), so their working memory does not grow with the rows.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from logicrules.fca.premise.space import PreparedAttributes
+
+__all__: list[str] = []
+
+_BLOCK_BYTES = 32 * 2**20     # working memory of one row block of the pair-count products
+
+
+def _row_blocks(bits: np.ndarray, n: int, itemsize: int):
+    """``(start, rows)``: float32 0/1 blocks (k, b) of the first ``n`` bits of packed rows, in order.
+
+    A block holds at most ``_BLOCK_BYTES`` (and 2**24 rows, so float32 products stay exact), so
+    products over millions of rows never unpack all of them at once.
+    """
+    k = bits.shape[0]
+    words = max(1, min(2**24 // 64, _BLOCK_BYTES // max(1, 64 * itemsize * k)))
+    for w0 in range(0, -(-n // 64), words):
+        count = min(n - 64 * w0, 64 * words)
+        block = np.unpackbits(np.ascontiguousarray(bits[:, w0:w0 + words]).view(np.uint8), axis=1, count=count,
+                              bitorder="little")
+        yield 64 * w0, block.astype(np.float32)
+
+
+def _n_bits(p: PreparedAttributes, cls: str) -> int:
+    """Bit positions of a class's bitsets that may hold objects (weighted layouts have gaps)."""
+    if not p.weighted:
+        return p.n_pos if cls == "p" else p.n_neg
+    return 64 * (p.bits_p if cls == "p" else p.bits_n).shape[1]
+
+
+def _position_weights(seg: np.ndarray, wseg: np.ndarray, valid: np.ndarray) -> np.ndarray:
+    """float64 (64 W,): the weight of the object at each bit position (0 where none is)."""
+    per_word = np.repeat(wseg, np.diff(seg))
+    bits = np.unpackbits(valid.view(np.uint8), bitorder="little").astype(bool)
+    return np.where(bits, np.repeat(per_word, 64), 0.0)
+
+
+def _gram(bits: np.ndarray, n: int, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
+    """``out[a, b] = |a AND b|`` over the first ``n`` bits of packed rows, by blocks.
+
+    int32 (k, k) row counts, or with ``weighted`` float64 sums of the weights of the objects'
+    groups (``seg``, ``wseg``; products in float64).
+    """
+    k = bits.shape[0]
+    out = np.zeros((k, k), np.float64 if weighted else np.int64)
+    if k:
+        per_word = np.repeat(wseg, np.diff(seg)) if weighted else None
+        for start, block in _row_blocks(bits, n, 12 if weighted else 4):
+            if weighted:
+                w = np.repeat(per_word[start // 64: start // 64 + -(-block.shape[1] // 64)], 64)[:block.shape[1]]
+                out += (block * w) @ block.T.astype(np.float64)
+            else:
+                out += (block @ block.T).astype(np.int64)
+    return out if weighted else out.astype(np.int32)
+
+
+def _extent_hashes(bits_p: np.ndarray, valid_p: np.ndarray, n_pos: int, bits_n: np.ndarray, valid_n: np.ndarray,
+                   n_neg: int):
+    """Two random integer row hashes summed over extents: singles (k, 2), all rows (2,), pairs 2 x (k, k).
+
+    Bit position ``i`` gets two random integers below 2**30; an extent's hash is their sum over
+    its objects, exact in float64 (below 2**53 for up to 2**23 positions), so equal extents have
+    equal hashes. ``n_pos``, ``n_neg``: bit positions per class; ``valid_*`` the ones holding objects.
+    """
+    rng = np.random.default_rng(12345)
+    h = rng.integers(0, 2**30, size=(2, n_pos + n_neg)).astype(np.float64)
+    k = bits_p.shape[0]
+    single = np.zeros((k + 1, 2))
+    pair = [np.zeros((k, k)), np.zeros((k, k))]
+    for bits, valid, n, offset in ((bits_p, valid_p, n_pos, 0), (bits_n, valid_n, n_neg, n_pos)):
+        for start, block in _row_blocks(np.concatenate([bits, valid[None, :]]), n, 16):
+            block = block.astype(np.float64)
+            hb = h[:, offset + start: offset + start + block.shape[1]]
+            single += block @ hb.T
+            for j in range(2):
+                pair[j] += (block[:k] * hb[j]) @ block[:k].T
+    return single[:k], single[k], pair
+
+
+def _hash_key(h: np.ndarray) -> np.ndarray:
+    """One uint64 per pair of exact integer extent hashes (each < 2**53)."""
+    h = h.astype(np.uint64)
+    return h[:, 0] * np.uint64(0x9E3779B97F4A7C15) ^ h[:, 1]
+
+
+def _sorted_unique(keys: np.ndarray) -> np.ndarray:
+    """Distinct values, sorted (a plain sort: faster than np.unique's hashing on 1e7 keys)."""
+    keys = np.sort(keys)
+    return keys[np.concatenate([[True], keys[1:] != keys[:-1]])] if len(keys) else keys
+
