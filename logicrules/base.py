@@ -384,6 +384,12 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             self.binarizer_.fit(X, sample_weight=weights)
         else:
             self.binarizer_.fit(X)
+        return self._binarize_context(X)
+
+    def _binarize_context(self, X) -> FormalContext:
+        """X binarized by the fitted ``binarizer_`` into a packed context, chunk by chunk (the
+        packed bits are held in the fit's memory budget)."""
+        n, n_columns = X.shape
         if not hasattr(self.binarizer_, "transform_packed"):  # a user's transformer: dense output
             Xb = np.asarray(self.binarizer_.transform(X), dtype=bool)
             names = [str(name) for name in self.binarizer_.get_feature_names_out()]

@@ -67,10 +67,15 @@ def cell_counts(masks: np.ndarray, y_index: np.ndarray, n_classes: int,
     >>> cell_counts(np.array([[1, 0], [1, 1], [0, 1]], dtype=bool), np.array([0, 1, 1]), 2).tolist()
     [[1.0, 1.0], [0.0, 2.0]]
     """
-    onehot = np.zeros((len(y_index), n_classes))
-    weight = np.ones(len(y_index)) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    onehot[np.arange(len(y_index)), y_index] = weight
-    return np.asarray(masks, dtype=np.float64).T @ onehot
+    masks = np.asarray(masks, dtype=bool)
+    y_index = np.asarray(y_index, dtype=np.intp)
+    weight = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    out = np.zeros((masks.shape[1], n_classes))
+    for cell in range(masks.shape[1]):  # one bincount per cell: no float copy of the masks
+        rows = masks[:, cell]
+        out[cell] = np.bincount(y_index[rows], weights=None if weight is None else weight[rows],
+                                minlength=n_classes)
+    return out
 
 
 def smoothed_frequencies(counts: np.ndarray) -> np.ndarray:

@@ -33,8 +33,9 @@ def test_too_small_memory_limit_raises_before_allocating():
     X, y = _data()
     tracemalloc.start()
     try:
-        with pytest.raises(MemoryLimitError, match=r"validation split of 300000 rows needs 21.6 MB, "
-                                                    r"more than memory_limit=10.0 MB allows; use fewer rows"):
+        with pytest.raises(MemoryLimitError, match=r"fitting MedianBinarizer on the training part "
+                                                    r"\(300000 rows x 4 columns\) needs 15.3 MB besides 300.0 kB "
+                                                    r"already held, more than memory_limit=10.0 MB allows"):
             IdealDNFClassifier(random_state=0, memory_limit="10MB").fit(X, y)
         peak = tracemalloc.get_traced_memory()[1]
     finally:

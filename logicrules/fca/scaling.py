@@ -514,11 +514,14 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
     def _check_missing(self, data: pd.DataFrame, missing: np.ndarray) -> None:
         if self.missing == "error" and missing.any():
-            columns = [str(c) for c, has in zip(data.columns, missing.any(axis=0)) if has]
-            raise ValueError(
-                f"Input contains NaN (missing values) in column(s) {columns}; use "
-                f"missing='false' or missing='indicator' to accept them"
-            )
+            self._missing_error([c for c, has in zip(data.columns, missing.any(axis=0)) if has])
+
+    @staticmethod
+    def _missing_error(columns: list[Any]) -> None:
+        raise ValueError(
+            f"Input contains NaN (missing values) in column(s) {[str(c) for c in columns]}; use "
+            f"missing='false' or missing='indicator' to accept them"
+        )
 
     @staticmethod
     def _check_finite(values: np.ndarray, column: str) -> None:
@@ -549,7 +552,12 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         weights = None
         if sample_weight is not None:
             weights = _check_sample_weight(sample_weight, data, ensure_non_negative=True)
+        if self._fits_by_column_stats(data, weights):
+            return self._fit_by_column_stats(X if isinstance(X, np.ndarray) else data, data, weights)
+        if weights is not None:
             data, weights = data[weights > 0], weights[weights > 0]
+            if (weights == 1.0).all():  # 0/1 weights select rows: the unweighted fit of those rows
+                weights = None
         missing = data.isna().to_numpy()
         self._check_missing(data, missing)
         declared = self._categorical_columns(list(data.columns))
@@ -581,11 +589,17 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
             if reason is not None:
                 reasons[column] = reason
         self.column_kinds_ = kinds
+        keep, redundant = self._select(data, candidates)
+        return self._store(list(data.columns), candidates, keep, redundant, categories, reasons)
 
-        keep, self.redundant_ = self._select(data, candidates)
+    def _store(self, columns: list[str], candidates: list[Condition], keep: np.ndarray,
+               redundant: dict[str, str], categories: dict[str, list[Any]],
+               reasons: dict[str, str]) -> _BaseBinarizer:
+        """Set the fitted attributes from the kept candidates (the end of :meth:`fit`)."""
+        self.redundant_ = redundant
         self.conditions_ = [replace(c, missing=self.missing) for c, k in zip(candidates, keep) if k]
         self.categories_ = categories
-        self.dropped_ = self._dropped_columns(list(data.columns), candidates, keep, reasons)
+        self.dropped_ = self._dropped_columns(columns, candidates, keep, reasons)
         names = [c.name for c in self.conditions_]
         if len(set(names)) != len(names):
             clashes = sorted({n for n in names if names.count(n) > 1})
@@ -618,15 +632,21 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
     ) -> tuple[list[Condition], str | None]:
         if present.size == 0:
             return [], "all values missing"
-        low, high = present.min(), present.max()
+        return self._range_conditions(column, kind, present.min(), present.max(),
+                                      lambda: self._threshold_conditions(column, present, weights))
+
+    @staticmethod
+    def _range_conditions(column: str, kind: str, low: float, high: float, thresholds
+                          ) -> tuple[list[Condition], str | None]:
+        """A present column's attributes from its range; ``thresholds()`` gives the numeric ones."""
         if low == high:
             reason = f"constant: the only value is {format_value(low)}"
             if kind == "binary":
                 return [Condition(column, "is true")], reason
-            return self._threshold_conditions(column, present, weights)[0], reason
+            return thresholds()[0], reason
         if kind == "binary":
             return [Condition(column, "is true")], None
-        return self._threshold_conditions(column, present, weights)
+        return thresholds()
 
     def _threshold_conditions(
         self, column: str, present: np.ndarray, weights: np.ndarray | None = None,
@@ -646,14 +666,7 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         n = data.shape[0]
         keys = row_keys(n) if self._merge_duplicates else None
         counts, hashes = signatures(lambda column: self._column_values(data, column), conditions, keys)
-        constant = (counts == 0) | (counts == n)
-        keep = np.ones(len(conditions), dtype=bool)
-        redundant: dict[str, str] = {}
-        if self._drop_constant():
-            keep &= ~constant
-            for j in np.flatnonzero(constant):
-                side = "true" if counts[j] == n else "false"
-                redundant[conditions[j].name] = f"constant: {side} on every row of the fitting data"
+        keep, redundant = self._drop_constants(conditions, counts, n)
         candidates = np.flatnonzero(keep)
         if self._merge_duplicates and candidates.size:
             pairs = np.stack([counts[candidates].astype(np.uint64), hashes[candidates]], axis=1)
@@ -674,6 +687,75 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
                         f"same extent on the fitting data as {conditions[kept].name!r}"
                     )
         return keep, redundant
+
+    def _drop_constants(self, conditions: list[Condition], counts: np.ndarray, n: int
+                        ) -> tuple[np.ndarray, dict[str, str]]:
+        """Keep mask and reasons when constant attributes (``counts`` of 0 or ``n`` rows) go."""
+        keep = np.ones(len(conditions), dtype=bool)
+        redundant: dict[str, str] = {}
+        if self._drop_constant():
+            constant = (counts == 0) | (counts == n)
+            keep &= ~constant
+            for j in np.flatnonzero(constant):
+                side = "true" if counts[j] == n else "false"
+                redundant[conditions[j].name] = f"constant: {side} on every row of the fitting data"
+        return keep, redundant
+
+    # ---- fit from chunked column statistics (numeric tables, medians) ----------------------
+
+    #: Whether the thresholds are medians, so that a numeric table can be fitted from one
+    #: chunked pass of column statistics (:mod:`logicrules.fca.column_stats`).
+    _median_thresholds = False
+
+    def _fits_by_column_stats(self, data: pd.DataFrame, weights: np.ndarray | None) -> bool:
+        """Whether :meth:`fit` can read the table in row chunks: median thresholds, every column
+        a plain numeric (not bool) numpy dtype and none declared categorical, weights absent or
+        0/1 (they select rows)."""
+        if not self._median_thresholds or getattr(self, "categorical", None):
+            return False
+        if weights is not None and not np.isin(weights, (0.0, 1.0)).all():
+            return False
+        return all(isinstance(d, np.dtype) and d.kind in "iuf" for d in data.dtypes)
+
+    def _fit_by_column_stats(self, source: Any, data: pd.DataFrame, weights: np.ndarray | None
+                             ) -> _BaseBinarizer:
+        """:meth:`fit` from :func:`column_stats` (the same attributes, reasons and errors)."""
+        from logicrules.fca.column_stats import column_stats
+
+        rows = None if weights is None else weights > 0
+        stats = column_stats(source, rows)
+        columns = list(data.columns)
+        if self.missing == "error" and stats.n_missing.any():
+            self._missing_error([c for c, m in zip(columns, stats.n_missing) if m])
+        kinds: dict[str, str] = {}
+        candidates: list[Condition] = []
+        counts: list[int] = []
+        reasons: dict[str, str] = {}
+        for j, column in enumerate(columns):
+            if stats.n_inf[j]:
+                raise ValueError(f"Input contains infinity in column {column!r}")
+            present = int(stats.n_present[j])
+            binary = present and stats.n_ones[j] + stats.n_zeros[j] == present and self._binary_as_single
+            kind = "binary" if binary else "numeric"
+            if present == 0:
+                conditions, reason = [], "all values missing"
+            else:
+                above = None if np.isnan(stats.above[j]) else float(stats.above[j])
+                conditions, reason = self._range_conditions(
+                    column, kind, stats.low[j], stats.high[j],
+                    lambda: self._median_conditions(column, float(stats.median[j]), above))
+            if self.missing == "indicator" and stats.n_missing[j]:
+                conditions.append(Condition(column, "is missing"))
+            sizes = {">": stats.n_above[j], ">=": stats.n_at_least[j], "is true": stats.n_ones[j],
+                     "is missing": stats.n_missing[j]}
+            counts.extend(int(sizes[c.op]) for c in conditions)
+            kinds[column] = kind
+            candidates.extend(conditions)
+            if reason is not None:
+                reasons[column] = reason
+        self.column_kinds_ = kinds
+        keep, redundant = self._drop_constants(candidates, np.asarray(counts, dtype=np.int64), stats.n_rows)
+        return self._store(columns, candidates, keep, redundant, {}, reasons)
 
     def _column_values(self, data: pd.DataFrame, column: str) -> tuple[str, np.ndarray, Any]:
         """What :func:`signatures` reads of a column: kind, missing mask, values."""
@@ -821,11 +903,60 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
         n = data.shape[0]
         rows = _chunk_rows(chunk_rows)
         out = np.zeros((len(self.conditions_), bitset.n_words(n)), dtype=np.uint64)
+        numeric = self._numeric_evaluation(data)
+        source = X if isinstance(X, np.ndarray) else data
         for start in range(0, n, rows):
-            chunk = data.iloc[start:start + rows]
-            self._check_missing(chunk, chunk.isna().to_numpy())
-            block = self._evaluate(chunk, self.conditions_)
-            out[:, start // 64:start // 64 + bitset.n_words(block.shape[0])] = bitset.pack_columns(block)
+            if numeric is None:
+                chunk = data.iloc[start:start + rows]
+                self._check_missing(chunk, chunk.isna().to_numpy())
+                bits = bitset.pack_columns(self._evaluate(chunk, self.conditions_))
+            else:
+                bits = bitset.pack(self._evaluate_numeric(source, slice(start, start + rows), numeric))
+            out[:, start // 64:start // 64 + bits.shape[1]] = bits
+        return out
+
+    def _numeric_evaluation(self, data: pd.DataFrame):
+        """For a table of plain numeric columns whose attributes are all comparisons, ``is
+        true`` or ``is missing``: the column position of every attribute; else None."""
+        if not all(isinstance(d, np.dtype) and d.kind in "iuf" for d in data.dtypes):
+            return None
+        if any(c.op in ("==", "!=") for c in self.conditions_):
+            return None
+        index = {column: j for j, column in enumerate(self.column_kinds_)}
+        positions = np.array([index[c.column] for c in self.conditions_], dtype=np.intp)
+        return positions
+
+    def _evaluate_numeric(self, source: Any, rows: slice, positions: np.ndarray) -> np.ndarray:
+        """:meth:`_evaluate` (with its checks) of a chunk of a numeric table, all attributes at
+        once and transposed: bool (n_attributes, rows), one comparison per operator over the
+        chunk's columns laid out contiguously."""
+        from logicrules.fca.column_stats import _read
+
+        values = np.ascontiguousarray(_read(source, rows).T)  # (columns, rows)
+        columns = list(self.column_kinds_)
+        ops = [c.op for c in self.conditions_]
+        if not np.isfinite(values).all():
+            missing = np.isnan(values)
+            if self.missing == "error" and missing.any():
+                self._missing_error([columns[j] for j in np.flatnonzero(missing.any(axis=1))])
+            compared = np.unique(positions[[op != "is missing" for op in ops]])
+            infinite = np.isinf(values[compared]).any(axis=1)
+            if infinite.any():
+                raise ValueError(f"Input contains infinity in column {columns[compared[infinite][0]]!r}")
+        out = np.empty((len(ops), values.shape[1]), dtype=bool)
+        by_op: dict[str, list[int]] = {}
+        for j, op in enumerate(ops):
+            by_op.setdefault(op, []).append(j)
+        for op, members in by_op.items():
+            same = len(members) == len(values) and np.array_equal(positions[members], np.arange(len(values)))
+            cells = values if same else values[positions[members]]  # one attribute per column: no copy
+            if op == "is missing":
+                out[members] = np.isnan(cells)
+            elif op == "is true":
+                out[members] = cells == 1.0
+            else:
+                thresholds = np.array([self.conditions_[j].value for j in members], dtype=np.float64)
+                out[members] = _COMPARE[op](cells, thresholds[:, None])
         return out
 
     def transform_context(self, X: Any, chunk_rows: int | None = None):
@@ -923,6 +1054,8 @@ class MedianBinarizer(_BaseBinarizer):
     ['age > 55', 'sex == female', 'sex == male']
     """
 
+    _median_thresholds = True
+
     def __init__(self, *, missing: str = "error", categorical: Any = None) -> None:
         self.missing = missing
         self.categorical = categorical
@@ -933,10 +1066,15 @@ class MedianBinarizer(_BaseBinarizer):
         # a selection (O(n)), no sort
         median = _median(present) if weights is None else _weighted_median(present, weights)
         above = present[present > median]
-        if above.size == 0:  # median = maximum: lower values, or missing ones, make it false
+        return self._median_conditions(column, median, float(above.min()) if above.size else None)
+
+    @staticmethod
+    def _median_conditions(column: str, median: float, above: float | None
+                           ) -> tuple[list[Condition], str | None]:
+        """The attribute of a median cut, ``above`` the smallest value above the median."""
+        if above is None:  # median = maximum: lower values, or missing ones, make it false
             return [Condition(column, ">=", median)], None
-        threshold = _short_threshold(median, float(above.min()), near_low=True)
-        return [Condition(column, ">", threshold)], None
+        return [Condition(column, ">", _short_threshold(median, above, near_low=True))], None
 
 
 MedianBinarizer.__doc__ = MedianBinarizer.__doc__.replace("{attributes}", _ATTRIBUTES_DOC)

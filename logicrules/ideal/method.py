@@ -26,22 +26,25 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context
-from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import RealNotInt, StrOptions
+from sklearn.utils.validation import has_fit_parameter
 
 from logicrules import probability
-from logicrules.base import RuleClassifier
+from logicrules.base import RuleClassifier, make_binarizer
 from logicrules.conditions import with_conditions
+from logicrules.fca.bitset import pack_columns
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
+from logicrules.ideal.split import validation_mask
 from logicrules.memory import MemoryBudget
 from logicrules.progress import progress_bar
 from logicrules.simplify import prime_implicants, simplify_on_domain
@@ -313,25 +316,14 @@ class IdealDNFClassifier(RuleClassifier):
             self._fit_one_vs_rest(self._fit_binarizer(X, w), y_bool, w)
             return self
         rule = self._tie_rule(y_bool, w)
-        # scikit-learn's stratified split sorts and counts the labels: about 72 bytes per row
-        self._budget.require(72 * len(y_bool), f"the validation split of {len(y_bool)} rows", "use fewer rows")
-        train, valid = self._split(y_bool)
-        # the two parts are copies of X's rows while the stage binarization runs
-        copies = _nbytes(X) + 16 * len(y_bool)
-        self._budget.require(copies, f"the training and validation parts of X ({_nbytes(X) / 1e6:.1f} MB)",
-                             "use fewer rows")
-        self._budget.hold(copies)
-        # packed contexts: one bit per row and attribute
-        Bt = self._fit_binarizer(_rows(X, train), _part(w, train))
-        stage_names = list(Bt.attributes)
+        valid = self._validation_mask(y_bool)
+        context = self._fit_stage(X, valid, w)  # step 2: every row, binarized as the training part
+        stage_names = list(context.attributes)
         self._check_attributes(stage_names)
         stage_binarizer = self.binarizer_
-        Bv = stage_binarizer.transform_context(_rows(X, valid)) \
-            if hasattr(stage_binarizer, "transform_context") \
-            else FormalContext(np.asarray(stage_binarizer.transform(_rows(X, valid)), dtype=bool))
-        stage_features = self._search(Bt, y_bool[train], Bv, y_bool[valid], stage_names, scorers, rule,
-                                      _part(w, train), _part(w, valid))
-        self._budget.release(copies)
+        stage_features = self._search(context, y_bool, valid, stage_names, scorers, rule, w)
+        self._budget.release(context.n_objects * context.n_attributes / 8)  # held by _binarize_context
+        del context
         Xb = self._fit_binarizer(X, w)  # step 6: re-booleanize on all training data
         names = list(Xb.attributes)
         self._check_attributes(names)
@@ -342,18 +334,51 @@ class IdealDNFClassifier(RuleClassifier):
         self._finish_fit(self.formula_, names, Xb, y_bool, w)
         return self
 
+    def _fit_stage(self, X, valid: np.ndarray, w: np.ndarray | None) -> FormalContext:
+        """Fit ``binarizer_`` on the training part (the rows outside ``valid``) and binarize
+        every row with it, straight into one packed context.
+
+        The training part is selected by weights 0 / 1 (the built-in binarizers leave rows of
+        weight 0 out; the median binarizer reads a numeric table in row chunks, so no row is
+        copied); a binarizer without ``sample_weight`` is fitted on a copy of the training rows.
+        """
+        binarizer = make_binarizer(self.binarizer, categorical=self.categorical)
+        train_w = np.where(valid, 0.0, 1.0 if w is None else w)
+        n, n_columns = X.shape
+        weighted = has_fit_parameter(binarizer, "sample_weight")
+        frame = X if hasattr(X, "dtypes") else pd.DataFrame(X, copy=False)
+        chunked = weighted and hasattr(binarizer, "_fits_by_column_stats") \
+            and binarizer._fits_by_column_stats(frame, train_w)
+        if chunked:  # row positions, the values in the median brackets, chunk temporaries
+            need = 8 * n + n * n_columns / 4 + 48 * n_columns * (1 << 16)
+        else:  # a copy of the training rows, then a fit one column at a time (64 bytes per row)
+            need = _nbytes(X) * float((~valid).mean()) + n * (64 + n_columns)
+        self._budget.require(need,
+                             f"fitting {type(binarizer).__name__} on the training part ({n} rows x "
+                             f"{n_columns} columns{'' if chunked else ', copied'})", "use fewer rows")
+        if weighted:
+            binarizer.fit(X, sample_weight=train_w)
+        else:
+            binarizer.fit(_rows(X, np.flatnonzero(~valid)))
+        self.binarizer_ = binarizer
+        return self._binarize_context(X)
+
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
                      sample_weight: np.ndarray | None = None) -> Formula:
         """Steps 2-7 on already boolean data (``binarizer="passthrough"``): no re-binarization."""
+        return self._fit_packed(FormalContext.from_bits(pack_columns(Xb), len(y), names), y, sample_weight)
+
+    def _fit_packed(self, context: FormalContext, y: np.ndarray, weights: np.ndarray | None = None) -> Formula:
+        """Steps 2-7 on the packed 0/1 input (``binarizer="passthrough"``): both parts are
+        counted from the one context, nothing is unpacked."""
         scorers = self._scorers()
+        names = list(context.attributes)
         self._check_attributes(names)
-        w = sample_weight
-        rule = self._tie_rule(y, w)
-        train, valid = self._split(y)
-        features = self._search(FormalContext(Xb[train]), y[train], FormalContext(Xb[valid]), y[valid],
-                                names, scorers, rule, _part(w, train), _part(w, valid))
+        rule = self._tie_rule(y, weights)
+        valid = self._validation_mask(y)
+        features = self._search(context, y, valid, names, scorers, rule, weights)
         while features is not None:
-            self._fit_table(FormalContext(Xb), y, names, features, rule, w)
+            self._fit_table(context, y, names, features, rule, weights)
             features = self._shorter(names)
         return self.formula_
 
@@ -382,19 +407,24 @@ class IdealDNFClassifier(RuleClassifier):
     def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Training and validation rows, stratified by class on a label-invariant coding (the
         class of the first row is 0), so that swapping the labels keeps the split; with
-        ``protocol="paper"`` the validation rows are the last ``ceil(validation_size n)``."""
-        index = np.arange(len(y))
+        ``protocol="paper"`` the validation rows are the last ``ceil(validation_size n)``.
+
+        The rows of scikit-learn's ``train_test_split`` with the same ``random_state``
+        (:func:`~logicrules.ideal.split.validation_mask`), drawn without its per-row Python work."""
         if self.protocol == "paper":
+            index = np.arange(len(y))
             n_valid = int(np.ceil(self.validation_size * len(y)))
             return index[:len(y) - n_valid], index[len(y) - n_valid:]
-        stratify = (y != y[0]) if min(y.sum(), (~y).sum()) >= 2 else None
-        try:
-            train, valid = train_test_split(index, test_size=self.validation_size,
-                                            random_state=self.random_state, stratify=stratify)
-        except ValueError:
-            train, valid = train_test_split(index, test_size=self.validation_size,
-                                            random_state=self.random_state)
-        return np.sort(train), np.sort(valid)
+        valid = validation_mask(y, self.validation_size, self.random_state)
+        return np.flatnonzero(~valid), np.flatnonzero(valid)
+
+    def _validation_mask(self, y: np.ndarray) -> np.ndarray:
+        """:meth:`_split` as a mask of the validation rows."""
+        self._budget.require(17 * len(y), f"the validation split of {len(y)} rows", "use fewer rows")
+        valid = np.zeros(len(y), dtype=bool)
+        valid[self._split(y)[1]] = True
+        self._budget.hold(valid.nbytes)  # until the fit ends
+        return valid
 
     def _check_attributes(self, names: list[str]) -> None:
         if not names:
@@ -403,19 +433,26 @@ class IdealDNFClassifier(RuleClassifier):
             raise ValueError(f"the binarizer produced no attributes to select from{detail}; "
                              "check for constant or all-missing columns")
 
-    def _search(self, Bt: np.ndarray, yt: np.ndarray, Bv: np.ndarray, yv: np.ndarray,
-                names: list[str], scorers: tuple[str, ...], rule: tuple[str, bool],
-                wt: np.ndarray | None = None, wv: np.ndarray | None = None) -> list[str]:
-        """Steps 3-6: the path over l, and the chosen feature names (stage binarization)."""
-        n_max = min(int(self.max_features), Bt.n_attributes)
+    def _search(self, context: FormalContext, y: np.ndarray, valid: np.ndarray, names: list[str],
+                scorers: tuple[str, ...], rule: tuple[str, bool], w: np.ndarray | None = None) -> list[str]:
+        """Steps 3-6: the path over l, and the chosen feature names (stage binarization).
+
+        ``context`` holds every row; the training and validation parts are told apart by the
+        class index ``y + 2 valid``, so one counting pass gives both parts' counts."""
+        n_max = min(int(self.max_features), context.n_attributes)
+        counts = ContextCounts(context, y.astype(np.intp) + 2 * valid, weights=w, n_classes=4)
+        tables = _TrainingTables(counts, rule)
         with progress_bar(n_max, "features l", self.verbose) as bar:
             if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
-                self._budget.require((Bt.n_objects + Bv.n_objects) * Bt.n_attributes,
+                self._budget.require(context.n_objects * context.n_attributes,
                                      "the wrapper selection's dense copy of the binarized data",
                                      "use selection='filter'")
-                rows = _wrapper_path(Bt.to_dense(), yt, Bv.to_dense(), yv, n_max, rule, wt, wv, bar)
+                dense = context.to_dense()
+                rows = _wrapper_path(dense[~valid], y[~valid], dense[valid], y[valid], n_max, rule,
+                                     _part(w, ~valid), _part(w, valid), bar)
+                del dense
             else:
-                rows = _filter_path(Bt, yt, Bv, yv, n_max, rule, scorers, wt, wv,
+                rows = _filter_path(counts, tables, context, valid, n_max, scorers,
                                     sklearn_mutual_info=self.protocol == "paper", progress=bar)
         candidates = pd.DataFrame(
             [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
@@ -423,11 +460,10 @@ class IdealDNFClassifier(RuleClassifier):
              for l, s, cols, va, ta, nt in rows])
         admissible = candidates
         if self._rule_bound() is not None:  # the printed size of each candidate's rule
-            conditions, sizes, counts = self._conditions(), {}, ContextCounts(Bt, yt, weights=wt)
+            conditions, sizes = self._conditions(), {}
             for _, _, cols, *_ in rows:
                 if cols not in sizes:
-                    table = table_from_histogram(counts.type_histogram(list(cols)),
-                                                 tuple(names[j] for j in cols), *rule)
+                    table = replace(tables[cols], features=tuple(names[j] for j in cols))
                     formula = with_conditions(table.to_formula(), conditions)
                     sizes[cols] = simplify_on_domain(formula, order=names).size
             candidates["rule_size"] = [sizes[cols] for _, _, cols, *_ in rows]
@@ -536,41 +572,72 @@ def _histogram_accuracy(table: TypeTable, histogram: TypeHistogram) -> float:
     return float((histogram.counts[1][predicted].sum() + histogram.counts[0][~predicted].sum()) / total)
 
 
-def _filter_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], scorers: tuple[str, ...],
-                 wt=None, wv=None, sklearn_mutual_info: bool = False, progress=None) -> list[tuple]:
+class _TrainingTables:
+    """Type tables of column selections on the training part, computed once each.
+
+    ``counts`` has four classes, ``y + 2 valid``: classes 0-1 are the training part, 2-3 the
+    validation part. :meth:`histograms` gives both parts' histograms from one counting pass.
+    """
+
+    def __init__(self, counts: ContextCounts, rule: tuple[str, bool]) -> None:
+        self.counts, self.rule = counts, rule
+        self._tables: dict[tuple[int, ...], TypeTable] = {}
+        self._validation: dict[tuple[int, ...], TypeHistogram] = {}
+
+    def histograms(self, cols: tuple[int, ...]) -> tuple[TypeHistogram, TypeHistogram]:
+        """Training and validation type histograms of ``cols`` (each its realized types only)."""
+        both = self.counts.type_histogram(list(cols))
+        parts = []
+        for classes in (slice(0, 2), slice(2, 4)):
+            part = both.counts[classes]
+            seen = part.any(axis=0)
+            parts.append(TypeHistogram(both.columns, both.keys[seen], part[:, seen]))
+        return parts[0], parts[1]
+
+    def __getitem__(self, cols: tuple[int, ...]) -> TypeTable:
+        if cols not in self._tables:
+            train, self._validation[cols] = self.histograms(cols)
+            self._tables[cols] = table_from_histogram(train, cols, *self.rule)
+        return self._tables[cols]
+
+    def validation(self, cols: tuple[int, ...]) -> TypeHistogram:
+        """The validation histogram of ``cols`` (counted with the table)."""
+        self[cols]
+        return self._validation[cols]
+
+
+def _filter_path(counts: ContextCounts, tables: _TrainingTables, context: FormalContext, valid: np.ndarray,
+                 n_max: int, scorers: tuple[str, ...], sklearn_mutual_info: bool = False,
+                 progress=None) -> list[tuple]:
     """Steps 3-5 with univariate rankings: (l, scorer, columns, val acc, train acc, n types).
 
-    ``Bt`` and ``Bv`` are packed contexts; everything is read through counts (literal counts
-    for the rankings, type histograms for the tables and their validation accuracy).
-    ``sklearn_mutual_info``: rank by scikit-learn's ``mutual_info_classif`` with
-    ``discrete_features="auto"`` and the authors' seed on the dense training part, as their
-    code does.
+    Everything is read through counts of the one context of both parts (classes ``y + 2
+    valid``): literal counts of the training part for the rankings, type histograms for the
+    tables and their validation accuracy. ``sklearn_mutual_info``: rank by scikit-learn's
+    ``mutual_info_classif`` with ``discrete_features="auto"`` and the authors' seed on the
+    dense training part, as their code does.
     """
-    train = ContextCounts(Bt, yt, weights=wt, n_classes=2)
-    validation = ContextCounts(Bv, yv, weights=wv, n_classes=2)
-    literal, totals = train.literal_counts(), train.class_totals()
-    counts = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
-                           true_pos=literal[1])
+    literal, totals = counts.literal_counts()[:2], counts.class_totals()[:2]
+    booleans = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
+                             true_pos=literal[1])
     orders = {}
     for name in scorers:
         if name == "mutual_info" and sklearn_mutual_info:
             from sklearn.feature_selection import mutual_info_classif
 
-            scores = mutual_info_classif(Bt.to_dense().astype(np.float64), yt, discrete_features="auto",
+            train = context.to_dense()[~valid].astype(np.float64)
+            scores = mutual_info_classif(train, counts.labels[~valid] == 1, discrete_features="auto",
                                          random_state=PAPER_MI_SEED)
         else:
-            scores = SCORERS[name](counts)
+            scores = SCORERS[name](booleans)
         orders[name] = rank_features(scores)
-    rows, cache = [], {}
+    rows = []
     for l in range(1, n_max + 1):
         for name in scorers:
             cols = tuple(int(c) for c in orders[name][:l])
-            key = frozenset(cols)
-            if key not in cache:
-                table = table_from_histogram(train.type_histogram(list(cols)), cols, *rule)
-                accuracy = _histogram_accuracy(table, validation.type_histogram(list(cols)))
-                cache[key] = (accuracy, 1.0 - table.training_errors / table.n_rows, table.n_types)
-            rows.append((l, name, cols, *cache[key]))
+            table = tables[cols]
+            accuracy = _histogram_accuracy(table, tables.validation(cols))
+            rows.append((l, name, cols, accuracy, 1.0 - table.training_errors / table.n_rows, table.n_types))
         if progress is not None:
             progress.update()
     return rows

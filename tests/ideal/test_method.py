@@ -41,7 +41,7 @@ def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
 
     accuracies = {1: (0.70, 0.60), 2: (0.79, 0.795), 3: (0.80, 0.78), 4: (0.75, 0.76)}
 
-    def constructed(Bt, yt, Bv, yv, n_max, rule, scorers, wt=None, wv=None, sklearn_mutual_info=False,
+    def constructed(counts, tables, context, valid, n_max, scorers, sklearn_mutual_info=False,
                     progress=None):
         return [(l, name, tuple(range(l)), accuracies[l][i], 1.0, 2**l)
                 for l in range(1, n_max + 1) for i, name in enumerate(scorers)]
