@@ -23,11 +23,14 @@ logicrules.memory.MemoryLimitError: a table of 2 MB needs 2.0 MB, more than memo
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "parse_memory"]
+__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "parse_memory", "require"]
 
 #: Default ``memory_limit`` of every learner: 2 GiB.
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
@@ -36,6 +39,8 @@ _UNITS = {"": 1, "b": 1, "k": 10**3, "kb": 10**3, "m": 10**6, "mb": 10**6, "g": 
           "t": 10**12, "tb": 10**12, "kib": 2**10, "mib": 2**20, "gib": 2**30, "tib": 2**40}
 #: Smallest and largest chunk of rows the data path uses (multiples of 64).
 _MIN_CHUNK, _MAX_CHUNK = 64, 1 << 16
+#: The budget :func:`require` checks: the one of the fit under way (see :meth:`MemoryBudget.active`).
+_ACTIVE: ContextVar[MemoryBudget | None] = ContextVar("logicrules_memory_budget", default=None)
 
 
 class MemoryLimitError(MemoryError):
@@ -112,9 +117,37 @@ class MemoryBudget:
             raise MemoryLimitError(f"{what} needs {_mb(nbytes)}{besides}, more than memory_limit="
                                    f"{_mb(self.limit)} allows; {how}, or raise memory_limit")
 
+    @contextmanager
+    def active(self) -> Iterator[MemoryBudget]:
+        """Make this the budget :func:`require` checks while the block runs, so that code deep in
+        a fit which takes no budget argument (an LP solver, say) is held to it too."""
+        token = _ACTIVE.set(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.reset(token)
+
     def rows_per_chunk(self, bytes_per_row: float, fixed: float = 0.0) -> int:
         """Rows to process at once so that ``fixed + rows x bytes_per_row`` stays within a quarter
         of what is left of the limit (a multiple of 64, between 64 and 65536)."""
         room = max(self.limit - self.held - fixed, 0) / 4
         rows = int(room // max(bytes_per_row, 1)) // 64 * 64
         return int(min(max(rows, _MIN_CHUNK), _MAX_CHUNK))
+
+
+def require(nbytes: float, what: str, how: str) -> None:
+    """:meth:`MemoryBudget.require` on the active budget (:meth:`MemoryBudget.active`); outside
+    a fit with a budget, nothing is checked.
+
+    Examples
+    --------
+    >>> require(1e12, "a huge table", "use fewer rows")   # no active budget: no check
+    >>> with MemoryBudget("1MB").active():
+    ...     require(2e6, "a table of 2 MB", "use fewer rows")
+    Traceback (most recent call last):
+    ...
+    logicrules.memory.MemoryLimitError: a table of 2 MB needs 2.0 MB, more than memory_limit=1.0 MB allows; use fewer rows, or raise memory_limit
+    """
+    budget = _ACTIVE.get()
+    if budget is not None:
+        budget.require(nbytes, what, how)

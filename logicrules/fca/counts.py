@@ -277,7 +277,13 @@ class RowMultiset:
     def _merge(cls, packed: np.ndarray, weights: np.ndarray, m: int) -> RowMultiset:
         if packed.shape[0] == 0:
             return cls(packed.reshape(0, -(-m // 8)), weights[:0], m)
-        unique, inverse = np.unique(packed, axis=0, return_inverse=True)
+        width = packed.shape[1]
+        if width == 0:
+            unique, inverse = packed[:1], np.zeros(packed.shape[0], dtype=np.intp)
+        else:  # rows as opaque byte strings: sorted by memcmp, several times faster than axis=0
+            keys = np.ascontiguousarray(packed).view(np.dtype((np.void, width))).ravel()
+            unique, inverse = np.unique(keys, return_inverse=True)
+            unique = unique.view(np.uint8).reshape(-1, width)
         summed = np.bincount(inverse.reshape(-1), weights=weights, minlength=unique.shape[0])
         keep = summed != 0  # rows of weight zero stand for nothing
         return cls(unique[keep], summed[keep].astype(weights.dtype, copy=False), m)

@@ -45,16 +45,20 @@ def _bit_order(rows: RowMultiset) -> np.ndarray:
 
 
 def distinct_rows_bytes(n_rows: float, n_attributes: int) -> float:
-    """Bytes of the distinct rows of up to ``n_rows`` rows as the LP holds them (one byte per cell,
-    plus their packed form and the weights while they are merged)."""
-    return float(n_rows) * (n_attributes * 1.125 + 24)
+    """Bytes the LP needs for up to ``n_rows`` distinct rows of ``n_attributes`` literals: the rows
+    (one byte per cell) and their packed form, the copy of the reduced LP's working columns (at most
+    64 at first), and some 25 float or index vectors over the rows while they are merged and the
+    LP is screened and solved (duals, slacks, coverage, sort orders). The solver's own model is
+    estimated separately (:func:`~logicrules.lp.solvers.model_bytes`)."""
+    return float(n_rows) * (n_attributes * 1.125 + min(n_attributes, 64) + 200)
 
 
 def class_rows_in_bit_order(counts: Counts, cls: int) -> tuple[np.ndarray, np.ndarray]:
     """The distinct rows of class ``cls`` as bool (u, m) in bit order, with their float weights."""
     rows = counts.class_rows(cls)
     order = _bit_order(rows)
-    return rows.to_dense()[order], rows.weights[order].astype(np.float64)
+    dense = np.unpackbits(rows.packed[order], axis=1, count=rows.n_attributes, bitorder="little").view(bool)
+    return dense, rows.weights[order].astype(np.float64)
 
 
 def merged_data(counts: Counts) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

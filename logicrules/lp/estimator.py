@@ -32,6 +32,7 @@ from logicrules.fca.counts import ContextCounts
 from logicrules.lp.data import clause_problem, distinct_rows_bytes, merged_data
 from logicrules.lp.rules import learn_cnf, learn_dnf, learn_m_of_n, solve_clause
 from logicrules.lp.solvers import SOLVERS
+from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
 
 __all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
@@ -41,6 +42,8 @@ __all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
 _WEIGHT_RANGE = (1e-6, 1e6)
 #: Values of the ``rule`` parameter.
 RULE_KINDS = ("or", "and", "dnf", "cnf", "m_of_n")
+#: Most rows counted at once from the packed data (fewer under a small ``memory_limit``).
+_BLOCK_ROWS = 1 << 18
 #: Candidate values of ``lam`` tried by ``lam="cv"`` (fractions of the training set).
 LAM_GRID = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05)
 
@@ -108,8 +111,11 @@ class LPRuleClassifier(RuleClassifier):
         rows the LP keeps, checked against it before they are unpacked
         (:class:`~logicrules.memory.MemoryLimitError`): the distinct rows of one class for
         "or"/"and" (the other class enters only through per-literal counts), of both classes
-        for rule sets and checklists, one byte per cell. The LP solver's own working memory is
-        not counted.
+        for rule sets and checklists, one byte per cell, counted in blocks sized by the limit.
+        Every LP handed to HiGHS (the reduced clause LP, the master LP of column generation) is
+        estimated from its nonzeros before the solver builds its model
+        (:func:`~logicrules.lp.solvers.model_bytes`) and refused when it would not fit; the
+        m-of-n program and PuLP's models are not estimated.
     pos_label : label, optional
         The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
         ``class_weight`` keeps naming classes by their labels.
@@ -238,8 +244,10 @@ class LPRuleClassifier(RuleClassifier):
         costs = self._class_costs(y, sw)
         names = list(context.attributes)
         start = time.perf_counter()
-        self.lam_ = self._choose_lam(context, y, costs, sw) if isinstance(self.lam, str) else float(self.lam)
-        structure, fits = self._learn(context, y, self.lam_, costs, sw)
+        budget = getattr(self, "_budget", None) or MemoryBudget(self.memory_limit)
+        with budget.active():  # the solvers check their models against it
+            self.lam_ = self._choose_lam(context, y, costs, sw) if isinstance(self.lam, str) else float(self.lam)
+            structure, fits = self._learn(context, y, self.lam_, costs, sw)
         objective = self._training_objective(context, y, structure, costs, sw)
         if self._column_generation():
             self.lp_result_ = {**fits[0].report(), "n_columns": context.n_attributes, "objective": objective,
@@ -277,7 +285,7 @@ class LPRuleClassifier(RuleClassifier):
         into one row weighing their total, in bit order (:mod:`logicrules.lp.data`), so weights
         and repetition give the same program and so does any order of the rows.
         """
-        counts = ContextCounts(context, y, sw)
+        counts = ContextCounts(context, y, sw, block_rows=self._block_rows(context.n_attributes))
         rows = np.bincount((y if sw is None else y[sw > 0]).astype(np.intp), minlength=2)  # rows per class
         totals = counts.class_totals()
         lam_abs = lam * (weights[0] * float(totals[1]) + weights[1] * float(totals[0]))
@@ -304,6 +312,15 @@ class LPRuleClassifier(RuleClassifier):
         fit = learn_m_of_n(Xb, y, lam_abs, max_m=int(self.max_m), weights=weights, rounding=self.rounding,
                            time_limit=self.time_limit, sample_weight=sw)
         return (fit.columns, fit.m), [fit]
+
+    def _block_rows(self, n_attributes: int) -> int:
+        """Rows counted at once: about four bytes per cell are unpacked while a block's distinct
+        rows are merged, kept within a quarter of what ``memory_limit`` leaves free."""
+        budget = getattr(self, "_budget", None)
+        if budget is None:
+            return _BLOCK_ROWS
+        room = max(budget.limit - budget.held, 0) / 4
+        return int(min(max(room // (4 * n_attributes + 64), 64), _BLOCK_ROWS))
 
     def _require_rows(self, n_rows: int, n_attributes: int, what: str) -> None:
         """Check the LP's dense rows (at most ``n_rows`` distinct ones) against ``memory_limit``."""

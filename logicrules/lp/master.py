@@ -37,7 +37,7 @@ import numpy as np
 from scipy import optimize, sparse
 
 from logicrules.lp.model import check_lam, class_costs
-from logicrules.lp.solvers import SOLVERS, SolverError, _row_groups, pulp_backend
+from logicrules.lp.solvers import SOLVERS, SolverError, _row_groups, pulp_backend, require_model_memory
 
 __all__ = ["RuleSetProblem", "ConjunctionPool", "MasterLP", "MasterMIP", "build_rule_set_problem",
            "conjunction_extents", "solve_master_lp", "solve_master_mip", "round_master", "improve_choice"]
@@ -372,6 +372,7 @@ def solve_master_lp(pool: ConjunctionPool, solver: str = "highs", time_limit: fl
     if solver == "pulp":
         return _pulp_master(pool, integral=False, time_limit=time_limit)[0]
     c, A_ub, b_ub, K, p = _matrices(pool)
+    require_model_memory(A_ub.nnz, A_ub.shape[0], A_ub.shape[1], "the master LP over the conjunction pool")
     options = {} if time_limit is None else {"time_limit": float(time_limit)}
     res = optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs", options=options)
     if res.status != 0 or res.x is None:

@@ -19,12 +19,38 @@ from numbers import Real
 import numpy as np
 from scipy import optimize, sparse
 
-from logicrules.lp.model import GroupTestingProblem, build_problem, to_csr
+from logicrules import memory
+from logicrules.lp.model import GroupTestingProblem, build_problem, row_counts, to_csr
 
-__all__ = ["LPResult", "SolverError", "SolverWarning", "solve_problem", "solve_relaxation", "SOLVERS"]
+__all__ = ["LPResult", "SolverError", "SolverWarning", "solve_problem", "solve_relaxation", "SOLVERS",
+           "model_bytes", "require_model_memory"]
 
 #: Names accepted for ``solver``.
 SOLVERS = ("highs", "pulp")
+#: Bytes the HiGHS model of an LP takes, with the work of its interior-point solve, per nonzero of
+#: the constraint matrix, per row and per column (measured on the reduced LPs of the rule learners:
+#: 138-148 bytes per nonzero at 0.6e6-2e6 nonzeros, about 460 per row).
+_MODEL_BYTES = (160.0, 500.0, 100.0)
+
+
+def model_bytes(nnz: float, n_rows: float, n_columns: float) -> float:
+    """Estimated bytes of the solver's model of an LP with ``nnz`` nonzeros (HiGHS, interior point).
+
+    Examples
+    --------
+    >>> model_bytes(1_000_000, 10_000, 64) / 1e6
+    165.0064
+    """
+    per_nonzero, per_row, per_column = _MODEL_BYTES
+    return per_nonzero * nnz + per_row * n_rows + per_column * n_columns
+
+
+def require_model_memory(nnz: float, n_rows: int, n_columns: int, what: str) -> None:
+    """Check the solver's model of an LP against the ``memory_limit`` of the fit under way
+    (:func:`logicrules.memory.require`) before it is built."""
+    memory.require(model_bytes(nnz, n_rows, n_columns),
+                   f"the LP solver's model of {what} ({n_rows} rows x {n_columns} columns, {int(nnz)} nonzeros)",
+                   "use row_sampling, a larger lam, fewer rows or a binarizer with fewer attributes")
 
 
 class SolverError(RuntimeError):
@@ -161,6 +187,10 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
     start = time.perf_counter()
     if solver == "highs":
         groups = _row_groups(problem.A_pos) if merge_rows and problem.n_rows > 1 else None
+        counts_per_row = row_counts(problem.A_pos)
+        rows = problem.n_rows if groups is None else int(groups[0].size)
+        nnz = counts_per_row.sum() if groups is None else counts_per_row[groups[0]].sum()
+        require_model_memory(float(nnz) + rows, rows, problem.n_columns + rows, "the group-testing LP")
         solve = _solve_milp if integral else _solve_linprog
         if groups is None:
             w, dual, status, name = solve(problem, time_limit)

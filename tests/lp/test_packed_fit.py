@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ChunkedCounts, ContextCounts
 from logicrules.lp.colgen import learn_cnf_cg, learn_dnf_cg
-from logicrules.lp.data import class_rows_in_bit_order, clause_problem, merged_data
+from logicrules.lp.data import class_rows_in_bit_order, clause_problem
 from logicrules.lp.estimator import LPRuleClassifier, _predict_structure
 from logicrules.lp.model import problem_from_rows
 from logicrules.lp.rules import learn_and_rule, learn_cnf, learn_dnf, learn_m_of_n, learn_or_rule
@@ -41,7 +41,7 @@ def _dense_learn(clf, Xb, y, lam, weights, sw):
     if clf._column_generation():
         learner = learn_dnf_cg if clf.rule == "dnf" else learn_cnf_cg
         return learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(clf.max_term_size),
-                       mip_time_limit=None).terms
+                       time_limit=clf.time_limit, mip_time_limit=clf.time_limit).terms
     if clf.rule in ("dnf", "cnf"):
         learner = learn_dnf if clf.rule == "dnf" else learn_cnf
         return learner(Xb, y, lam_abs, int(clf.max_clauses), weights=weights, sample_weight=sw, **options).terms
@@ -92,13 +92,9 @@ def test_packed_column_generation_learns_what_the_dense_path_learned(seed, rule,
     rng, X, y = _data(seed)
     X = X[:, :6]
     sw = rng.integers(1, 9, size=len(y)) / 4 if weighted else None
-    clf = LPRuleClassifier(rule=rule, max_term_size=2, binarizer="passthrough")
+    clf = LPRuleClassifier(rule=rule, max_term_size=2, binarizer="passthrough", time_limit=60)
     context = FormalContext(X, attributes=[f"a{j}" for j in range(X.shape[1])])
-    clf.time_limit = None
-    packed = learn_dnf_cg if rule == "dnf" else learn_cnf_cg
-    Xm, ym, swm = merged_data(ContextCounts(context, y, sw))
-    lam = 0.05 * len(y)
-    a = packed(Xm, ym, lam, sample_weight=swm, max_size=2, mip_time_limit=None).terms
+    a, _ = clf._learn(context, y, 0.05, (1.0, 1.0), sw)
     b = _dense_learn(clf, X, y, 0.05, (1.0, 1.0), sw)
     assert _same(rule, a, b)
 
