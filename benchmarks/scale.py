@@ -43,6 +43,9 @@ LEARNERS = {
     "lp_dnf": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf"}),
     "lp_dnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                        {"rule": "dnf", "row_sampling": "auto", "random_state": 0}),
+    "lp_dnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf", "method": "covering"}),
+    "lp_dnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
+                                {"rule": "dnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),
 }
 REAL = ("electricity", "adult", "magic_gamma", "heloc")
 REAL_LEARNERS = {"premise": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {}),
@@ -91,7 +94,9 @@ def run_case(spec: dict) -> dict:
     model.fit(X, y)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kB on Linux
-    return {"wall": wall, "cpu": cpu, "rss_mb": peak, "rule": str(model.formula_)[:80]}
+    rows = getattr(model, "lp_result_", {}).get("rows_sampled")
+    return {"wall": wall, "cpu": cpu, "rss_mb": peak,
+            "rule": str(model.formula_)[:80] + (f" ({rows} rows sampled)" if rows else "")}
 
 
 def measure(spec: dict, timeout: float) -> dict:

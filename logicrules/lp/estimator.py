@@ -87,8 +87,11 @@ class LPRuleClassifier(RuleClassifier):
     screening : bool, default True
         Safe column screening before each solve (never changes the optimum).
     row_sampling : None, "auto" or float, default None
-        Solve through a sample of the positive rows (exact): a fraction in (0, 1], or "auto"
-        (10% when there are more than 5000 positive rows).
+        Solve through a sample of the constraint rows (exact): a fraction in (0, 1], or "auto"
+        (10% when there are more than 5000 of them). Each clause LP is solved on the sample,
+        its dual extended to screen the columns, and the full LP solved by row generation from
+        the sample (:func:`~logicrules.lp.sampling.solve_with_row_sampling`). Used by "or",
+        "and" and ``method="covering"``; not by ``method="cg"`` or "m_of_n".
     rounding : {"threshold", "exact"}, default "threshold"
         "threshold": best threshold of the LP solution (or greedy cover when better); "exact":
         solve the integer program.

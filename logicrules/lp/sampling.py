@@ -126,8 +126,10 @@ def solve_with_row_sampling(A_pos, A_neg, lam: float, sample_size=0.1, *, heuris
     3. With ``grow=True``, add the unseen rows the sample's primal leaves uncovered (at most
        doubling the sample) and repeat, up to ``max_rounds`` times.
     4. Otherwise screen the full problem with the extended dual and the best integral rule
-       (rounding the sample's primal, greedy cover), solve it on the kept columns and price the
-       screened columns back in when needed (:func:`solve_with_screening`).
+       (rounding the sample's primal, greedy cover), solve it on the kept columns by row
+       generation from the sample (the sample's rows plus every row the solution leaves
+       uncovered, until none is: exact, and usually far fewer rows than all) and price the
+       screened columns back in when needed (:func:`solve_with_screening` with ``rows``).
 
     The result is always the optimum of the full problem (same value as
     :func:`solve_relaxation`), with a dual feasible for the full (20).
@@ -154,7 +156,8 @@ def solve_with_row_sampling(A_pos, A_neg, lam: float, sample_size=0.1, *, heuris
     Returns
     -------
     LPResult
-        ``rows_sampled`` is the final sample size and ``details`` records each round.
+        ``rows_sampled`` is the final sample size, ``details`` records each round and
+        ``rows_solved``, the rows of the last reduced problem.
 
     Examples
     --------
@@ -205,7 +208,7 @@ def solve_with_row_sampling(A_pos, A_neg, lam: float, sample_size=0.1, *, heuris
             violated = rng.choice(violated, size=rows.size, replace=False)
         rows = np.union1d(rows, violated)
     result = solve_with_screening(problem, dual=mu, w_hint=small.w, solver=solver, integral=integral,
-                                  time_limit=time_limit, merge_rows=merge_rows)
+                                  time_limit=time_limit, merge_rows=merge_rows, rows=rows)
     result.seconds = time.perf_counter() - start
     result.rows_sampled = int(rows.size)
     result.details.update({"rounds": history, "certified_by_sample": False})

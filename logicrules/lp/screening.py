@@ -241,7 +241,7 @@ def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tu
 def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | None = None,
                          w_hint: np.ndarray | None = None, solver: str = "highs", integral: bool = False,
                          time_limit: float | None = None, merge_rows: bool = True,
-                         max_working: int = 64) -> LPResult:
+                         max_working: int = 64, rows: np.ndarray | None = None) -> LPResult:
     """Screen the columns, solve the reduced problem, and certify the optimum of the full one.
 
     The integer program (``integral=True``) is solved on the kept columns only: screening is
@@ -271,7 +271,12 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
         As in :func:`solve_relaxation`; identical rows are merged by default (the reduced
         problem has few columns, so many positive rows coincide on them).
     max_working : int, default 64
-        Largest first working set of the column generation (LP relaxation only).
+        Largest first working set of the column generation (LP relaxation only), and most
+        columns priced in per round.
+    rows : ndarray of int, optional
+        Start a row generation from these positive rows (e.g. a row sample): every reduced
+        problem is solved on them plus the rows its solutions leave uncovered, until none is
+        (exact, see :func:`_solve_generating_rows`). None: all rows from the start.
 
     Returns
     -------
@@ -300,15 +305,17 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     while True:
         rounds += 1
         columns = np.flatnonzero(working)
-        reduced = solve_problem(problem.restrict_columns(columns), solver=solver, integral=integral,
-                                time_limit=time_limit, merge_rows=merge_rows)
+        reduced, rows = _solve_generating_rows(problem.restrict_columns(columns), rows, solver=solver,
+                                               integral=integral, time_limit=time_limit, merge_rows=merge_rows)
         if integral:
             break
         slack = problem.dual_slack(reduced.dual)
-        priced_in = ~working & (slack < -tol)
-        if not priced_in.any():
+        priced_in = np.flatnonzero(~working & (slack < -tol))
+        if not priced_in.size:
             break
-        working |= priced_in
+        # the most negative reduced costs first, at most max_working at a time (exact: the loop
+        # only ends when no column has a negative reduced cost)
+        working[priced_in[np.argsort(slack[priced_in], kind="stable")[:max(max_working, 1)]]] = True
     w = np.zeros(problem.n_columns)
     w[columns] = reduced.w
     dual_full = None if integral else repair_dual(problem, reduced.dual)
@@ -319,8 +326,52 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
         lower_bound=float(dual_full.sum()) if dual_full is not None else reduced.lower_bound,
         details={"upper_bound": upper, "screening_dual_value": float(mu.sum()),
                  "screened_by_test": screened_by_test, "pricing_rounds": rounds,
-                 "working_columns": int(columns.size)},
+                 "working_columns": int(columns.size),
+                 "rows_solved": problem.n_rows if rows is None else int(rows.size)},
     )
+
+
+def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None, *, solver: str,
+                           integral: bool, time_limit: float | None, merge_rows: bool
+                           ) -> tuple[LPResult, np.ndarray | None]:
+    """Solve the problem by row generation from the constraint rows ``rows`` (all when None); exact.
+
+    The LP (or integer program) on a subset S of the positive rows is a relaxation of the full
+    one (fewer constraints, same costs). When its solution covers every row outside S
+    (``a_i w >= 1``), it is feasible for the full problem at the same value, no other row paying
+    an error, hence optimal; otherwise the rows it leaves uncovered join S and S is solved again.
+    The dual of S, zero on the other rows, is dual feasible for the full problem whenever it is
+    for S (same column costs), with the same value. Returns the result over all rows and the
+    final S (None when all rows were used).
+    """
+    if rows is None:
+        return solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit,
+                             merge_rows=merge_rows), None
+    start = time.perf_counter()
+    active = np.zeros(problem.n_rows, dtype=bool)
+    active[rows] = True
+    rounds = 0
+    while True:
+        rounds += 1
+        chosen = np.flatnonzero(active)
+        result = solve_problem(problem.restrict_rows(chosen), solver=solver, integral=integral,
+                               time_limit=time_limit, merge_rows=merge_rows)
+        coverage = problem.coverage(result.w)
+        missing = ~active & (coverage < 1.0 - 1e-9)
+        if not missing.any():
+            break
+        active |= missing
+    dual = None
+    if result.dual is not None:
+        dual = np.zeros(problem.n_rows)
+        dual[chosen] = result.dual
+    xi = np.maximum(0.0, 1.0 - coverage)
+    objective = problem.integer_objective(result.w) if integral else problem.objective(result.w)
+    return LPResult(objective=objective, w=result.w, xi=(xi > 0.5).astype(np.float64) if integral else xi,
+                    dual=dual, status=result.status, seconds=time.perf_counter() - start, solver=result.solver,
+                    integral=integral, n_columns=problem.n_columns, n_rows=problem.n_rows,
+                    lower_bound=float(dual.sum()) if dual is not None else result.lower_bound,
+                    details={"row_rounds": rounds}), chosen
 
 
 def _first_working_set(bound: np.ndarray, keep: np.ndarray, rule: np.ndarray, w_hint, size: int) -> np.ndarray:

@@ -77,3 +77,18 @@ def test_row_sampling_integer_program_and_certificate():
     assert res.details["certified_by_sample"] and res.objective == pytest.approx(1.0)
     with pytest.raises(ValueError, match="sample_size"):
         solve_with_row_sampling(y_lit, neg, 1.0, 1.5)
+
+
+@pytest.mark.parametrize("integral", [False, True])
+def test_row_generation_from_a_sample_is_exact(integral):
+    from logicrules.lp.screening import solve_with_screening
+
+    for seed in range(30):
+        A_pos, A_neg, lam, weights, problem, sample, _ = _sampled_problem(seed)
+        full = solve_problem(problem, integral=integral)
+        generated = solve_with_screening(problem, rows=sample, integral=integral, max_working=3)
+        assert generated.objective == pytest.approx(full.objective, abs=1e-6 * max(1, full.objective))
+        assert generated.details["rows_solved"] <= problem.n_rows
+        if not integral:   # the padded dual is feasible for the full problem and certifies the value
+            assert problem.dual_violation(generated.dual) <= 1e-7
+            assert generated.lower_bound == pytest.approx(full.objective, abs=1e-6 * max(1, full.objective))
