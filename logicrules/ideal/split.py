@@ -40,7 +40,7 @@ def validation_mask(y: np.ndarray, validation_size: float, random_state: Any = N
     --------
     >>> y = np.array([0, 1] * 5, dtype=bool)
     >>> np.flatnonzero(validation_mask(y, 0.3, random_state=0)).tolist()
-    [1, 4, 9]
+    [0, 5, 6]
     """
     n = len(y)
     n_valid = int(np.ceil(validation_size * n))
