@@ -43,6 +43,7 @@ from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts, TypeHistogram
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
+from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf, validated_bounded_dnf
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
 from logicrules.ideal.split import validation_mask
 from logicrules.memory import MemoryBudget
@@ -172,11 +173,17 @@ class IdealDNFClassifier(RuleClassifier):
         ideal DNF is kept as it is.
     max_rule_size : int or None, default 20
         Bound on the printed rule: the number of literals of its domain-simplified form (what
-        ``formula_`` prints, :func:`~logicrules.simplify.simplify_on_domain`). Step 6 chooses
-        only among the ``(l, scorer)`` pairs whose rule on the training part is that short,
-        and when the final rule (all training data) is longer, the choice is made again among
-        the smaller ``l``. None: no bound (the paper's method; ``protocol="paper"`` applies
-        none either).
+        ``formula_`` prints, :func:`~logicrules.simplify.simplify_on_domain`). A candidate
+        ``(l, scorer)`` whose ideal DNF on the training part prints longer is *pruned*: its rule
+        becomes the most accurate DNF (or negated DNF) within the bound on the training part's
+        type counts, the bound's optimum or a shorter form of it chosen by validation
+        accuracy (:func:`~logicrules.ideal.bounded.validated_bounded_dnf`), and it competes in
+        step 6 with that rule's validation accuracy. The final rule (all training data) is
+        pruned the same way within the literals of the validated one
+        (:func:`~logicrules.ideal.bounded.bounded_dnf`). Pruning searches at most 12
+        attributes; above, a longer candidate is left out of step 6, and when the final rule
+        prints longer the choice is made again among the smaller ``l``. None: no bound (the
+        paper's method; ``protocol="paper"`` applies none either).
     random_state : int, RandomState or None, default None
         Seed of the validation split.
     memory_limit : int, float, str or None, default 2 GiB
@@ -192,8 +199,10 @@ class IdealDNFClassifier(RuleClassifier):
         One row per ``l``: ``n_features``, the best ``scorer``, its ``features`` (tuple of
         attribute names of the validation-stage binarization), ``validation_accuracy``,
         ``training_accuracy``, ``n_types`` and, with ``max_rule_size``, ``rule_size`` (literals
-        of the printed rule on the training part); only the pairs within ``max_rule_size`` are
-        considered, and an ``l`` without one is left out. Plot ``validation_accuracy`` against
+        of the printed rule on the training part), ``pruned`` (whether that rule is the bounded
+        DNF, whose accuracies the row then holds) and ``pruned_literals`` (its literals before
+        the domain simplification); only the pairs within ``max_rule_size`` are considered,
+        and an ``l`` without one is left out. Plot ``validation_accuracy`` against
         ``n_features`` for the accuracy curve.
     candidates_ : DataFrame
         The same for every (``l``, scorer) pair tried.
@@ -210,7 +219,8 @@ class IdealDNFClassifier(RuleClassifier):
         literals carry their binarizer conditions, as those of ``formula_`` do.
     formula_ : Formula
         The simplified DNF (see ``simplify_max_variables``), logically equivalent to
-        ``ideal_formula_``; ``predict`` uses it.
+        ``ideal_formula_`` unless ``max_rule_size`` pruned it (``path_``'s ``pruned`` for
+        ``n_selected_``); ``predict`` uses it.
     class_prior_ : float
         Fraction of positive training rows.
     validation_accuracy_ : float
@@ -459,14 +469,15 @@ class IdealDNFClassifier(RuleClassifier):
               "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
              for l, s, cols, va, ta, nt in rows])
         admissible = candidates
-        if self._rule_bound() is not None:  # the printed size of each candidate's rule
-            conditions, sizes = self._conditions(), {}
+        if self._rule_bound() is not None:  # each candidate's printed rule, pruned when too long
+            bounded = {}
             for _, _, cols, *_ in rows:
-                if cols not in sizes:
-                    table = replace(tables[cols], features=tuple(names[j] for j in cols))
-                    formula = with_conditions(table.to_formula(), conditions)
-                    sizes[cols] = simplify_on_domain(formula, order=names).size
-            candidates["rule_size"] = [sizes[cols] for _, _, cols, *_ in rows]
+                if cols not in bounded:
+                    bounded[cols] = self._bounded_candidate(tables, cols, names)
+            bounded = pd.DataFrame([bounded[cols] for _, _, cols, *_ in rows])
+            candidates.update(bounded[["validation_accuracy", "training_accuracy"]])
+            candidates[["rule_size", "pruned", "pruned_literals"]] = bounded[["rule_size", "pruned",
+                                                                              "pruned_literals"]]
             admissible = candidates[candidates["rule_size"] <= self._rule_bound()]
         best = admissible.loc[admissible.groupby("n_features", sort=True)["validation_accuracy"].idxmax()]
         self.candidates_ = candidates
@@ -485,13 +496,35 @@ class IdealDNFClassifier(RuleClassifier):
         self.validation_accuracy_ = float(chosen["validation_accuracy"])
         return list(chosen["features"])
 
+    def _printed_size(self, formula: Formula, names: list[str]) -> int:
+        """Literals of ``formula`` as ``formula_`` prints it (its conditions, on their domain)."""
+        return simplify_on_domain(with_conditions(formula, self._conditions()), order=names).size
+
+    def _bounded_candidate(self, tables: _TrainingTables, cols: tuple[int, ...], names: list[str]) -> dict:
+        """The printed size of a candidate's ideal DNF and, when it exceeds ``max_rule_size``
+        (and the columns are few enough), the validated bounded DNF's accuracies and size
+        (:func:`~logicrules.ideal.bounded.validated_bounded_dnf`); NaN accuracies: unchanged."""
+        features = tuple(names[j] for j in cols)
+        table = replace(tables[cols], features=features)
+        size = self._printed_size(table.to_formula(), names)
+        out = {"validation_accuracy": np.nan, "training_accuracy": np.nan, "rule_size": size, "pruned": False,
+               "pruned_literals": np.nan}
+        if size > self._rule_bound() and len(cols) <= MAX_BOUNDED_FEATURES:
+            histogram = TypeHistogram(cols, table.keys.astype(np.int64),
+                                      np.vstack([table.negatives, table.positives]))
+            pruned, accuracy = validated_bounded_dnf(histogram, tables.validation(cols), self._rule_bound(),
+                                                     features=features)
+            out.update(validation_accuracy=accuracy, training_accuracy=pruned.training_accuracy,
+                       rule_size=self._printed_size(pruned.formula, names), pruned=True,
+                       pruned_literals=pruned.n_literals)
+        return out
+
     def _shorter(self, names: list[str]) -> list[str] | None:
         """With ``max_rule_size``, when the final rule prints longer: the choice among the
         smaller ``l`` (feature names of the stage binarization); else None."""
         if self._rule_bound() is None or self.n_selected_ <= 1:
             return None
-        formula = with_conditions(self.formula_, self._conditions())
-        if simplify_on_domain(formula, order=names).size <= self._rule_bound():
+        if self._printed_size(self.formula_, names) <= self._rule_bound():
             return None
         smaller = self.path_[self.path_["n_features"] < self.n_selected_]
         return self._select(smaller) if len(smaller) else None
@@ -512,7 +545,20 @@ class IdealDNFClassifier(RuleClassifier):
             self.formula_ = compact_dnf(self.type_table_)
         else:
             self.formula_ = self.ideal_formula_
+        self._bound_formula(histogram, names)
         self.class_prior_ = float(np.average(y, weights=w))
+
+    def _bound_formula(self, histogram: TypeHistogram, names: list[str]) -> None:
+        """With ``max_rule_size``, a final rule that prints longer becomes the most accurate
+        bounded DNF on all training rows, within the literals of the rule validated for this l."""
+        bound = self._rule_bound()
+        if bound is None or len(self.selected_features_) > MAX_BOUNDED_FEATURES \
+                or self._printed_size(self.formula_, names) <= bound:
+            return
+        chosen = self.path_[self.path_["n_features"] == self.n_selected_].iloc[0]
+        if chosen["pruned"]:
+            bound = min(bound, int(chosen["pruned_literals"]))
+        self.formula_ = bounded_dnf(histogram, bound, features=self.selected_features_).formula
 
     # ------------------------------------------------------------------ prediction
     def _proba(self, Xb: np.ndarray) -> np.ndarray:

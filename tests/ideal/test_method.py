@@ -239,7 +239,7 @@ def test_compact_dnf_is_equivalent_and_short():
 def test_many_selected_features_use_compact_dnf():
     X, y = planted(n=400, m=12, seed=4, noise=0.3)
     model = IdealDNFClassifier(binarizer="passthrough", max_features=10, tolerance=0.0,
-                               simplify_max_variables=0, random_state=0).fit(X, y)
+                               simplify_max_variables=0, max_rule_size=None, random_state=0).fit(X, y)
     assert equivalent(model.formula_, model.ideal_formula_)
     assert model.formula_.size <= model.ideal_formula_.size
 
@@ -345,9 +345,16 @@ def test_max_rule_size_bounds_the_printed_rule():
     free = IdealDNFClassifier(max_rule_size=None, random_state=0).fit(X, y)
     assert free.formula_.size > 6
     bounded = IdealDNFClassifier(max_rule_size=6, random_state=0).fit(X, y)
-    assert bounded.formula_.size <= 6 and bounded.n_selected_ < free.n_selected_
-    assert (bounded.path_["rule_size"] <= 6).all()
-    assert (bounded.candidates_["rule_size"] > 6).any()
+    assert bounded.formula_.size <= 6
+    assert (bounded.candidates_["rule_size"] <= 6).all() and bounded.candidates_["pruned"].any()
+    # a pruned candidate is the bounded DNF: never more accurate on the training part than the
+    # ideal DNF of the same attributes (the best formula over them), which the free fit keeps
+    pruned = bounded.candidates_[bounded.candidates_["pruned"]]
+    free_train = free.candidates_.set_index(["n_features", "scorer"])["training_accuracy"]
+    for row in pruned.itertuples():
+        assert row.training_accuracy <= free_train[(row.n_features, row.scorer)] + 1e-12
+        assert row.pruned_literals <= 6
+    assert not bounded.candidates_.loc[~bounded.candidates_["pruned"], "pruned_literals"].notna().any()
 
 
 def test_ideal_formula_literals_carry_their_conditions():
