@@ -295,7 +295,8 @@ class Domain:
         return np.unique(table.reshape(len(values), len(conditions)), axis=0)
 
     def assignments(self, attributes: Sequence[Any],
-                    conditions: Mapping[Any, Condition | None] | None = None) -> np.ndarray:
+                    conditions: Mapping[Any, Condition | None] | None = None, *,
+                    limit: int = MAX_ASSIGNMENTS) -> np.ndarray:
         """Codes of every realizable truth assignment of ``attributes``.
 
         Bit ``j`` of a code is the value of ``attributes[j]``. Attributes with a condition (from
@@ -307,6 +308,8 @@ class Domain:
         attributes : sequence of attribute keys (at most 62)
         conditions : mapping of attribute key to Condition or None, optional
             Conditions that override or complete the domain's (e.g. those the literals carry).
+        limit : int, default :data:`MAX_ASSIGNMENTS`
+            Most assignments enumerated (checked column by column, before each product).
 
         Returns
         -------
@@ -315,7 +318,7 @@ class Domain:
         Raises
         ------
         ValueError
-            If more than :data:`MAX_ASSIGNMENTS` assignments would be enumerated.
+            If more than ``limit`` assignments would be enumerated.
         """
         if len(attributes) > 62:
             raise ValueError(f"assignments() handles at most 62 attributes, got {len(attributes)}")
@@ -334,9 +337,9 @@ class Domain:
                 table = self.patterns([conds[j] for j in positions])
             weights = np.left_shift(np.int64(1), np.array(positions, dtype=np.int64))
             contributions = table.astype(np.int64) @ weights
-            if codes.size * contributions.size > MAX_ASSIGNMENTS:
+            if codes.size * contributions.size > limit:
                 raise ValueError(f"the domain of these {len(attributes)} attributes has more than "
-                                 f"{MAX_ASSIGNMENTS} assignments")
+                                 f"{limit} assignments")
             codes = (codes[:, None] | contributions[None, :]).reshape(-1)
         return np.unique(codes)
 

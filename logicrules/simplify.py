@@ -9,16 +9,23 @@ built from the literals' conditions) in two steps:
    that allow the same values of the column (``x > 45 AND x > 55`` -> ``x > 55``,
    ``A == a AND NOT A == b`` -> ``A == a``), a conjunction allowing no value becomes FALSE and a
    disjunction allowing every value TRUE;
-2. *minimal DNF with don't-cares* (at most ``max_variables`` attributes): the truth
-   assignments no row can produce are don't-cares; all prime implicants of the true and
-   don't-care assignments (Quine-McCluskey, vectorized), then a cover of the true assignments
-   of least total literal count (then fewest terms) by an integer program (within a time
-   limit: a random function of 10 variables may take longer, and then gets the best cover
-   found). The DNF replaces the formula when it has fewer literals.
+2. *two-level minimization with don't-cares*: the truth assignments no row can produce are
+   don't-cares. Up to ``max_variables`` attributes the DNF is minimal: all prime implicants
+   of the true and don't-care assignments (Quine-McCluskey, vectorized), then a cover of the
+   true assignments of least total literal count (then fewest terms) by an integer program
+   (within a time limit: a random function of 10 variables may take longer, and then gets the
+   best cover found). Above, a heuristic cover (:func:`~logicrules.espresso.espresso_cover`:
+   expand, irredundant, reduce over bit-packed cubes) starts from the formula's own DNF (or
+   its true assignments), when the domain has at most ``2**16`` assignments and the starting
+   cubes times the false assignments are at most ``2**22`` (the work of one expansion round;
+   about a second on a loaded core at the limits). The DNF replaces
+   the formula when it has fewer literals.
 
 Both steps are exact on the domain: the result agrees with the input on every row the
-binarizer can produce, missing values included. Threshold nodes (``AtLeast``) are kept as
-nodes (their operands are simplified); a formula holding one is not turned into a DNF.
+binarizer can produce, missing values included. A threshold node (``AtLeast``) is kept intact:
+its operands are simplified, and in step 2 the node is one opaque variable (costing its
+literals) that the DNF may use or drop; the node's ties to literals elsewhere are not used as
+don't-cares (treating it as free only adds assignments, so the result stays exact).
 
 Examples
 --------
@@ -41,6 +48,7 @@ from scipy import optimize, sparse
 
 from logicrules.checklist import AtLeast, at_least
 from logicrules.conditions import Domain
+from logicrules.espresso import espresso_cover
 from logicrules.formula import (
     FALSE,
     TRUE,
@@ -64,6 +72,15 @@ __all__ = ["minimal_dnf", "prime_implicants", "simplify_on_domain"]
 MAX_VARIABLES = 12
 #: Largest group of literals on one column searched for a smallest equivalent subset.
 _LOCAL_GROUP = 10
+#: Most realizable assignments the heuristic minimization enumerates.
+_HEURISTIC_CODES = 1 << 16
+#: Most terms of the DNF the heuristic starts from (else its true assignments, at most as many).
+_HEURISTIC_START = 2048
+#: Most (starting cubes x false assignments) the heuristic takes on: each expansion of a cube
+#: reads every false assignment.
+_HEURISTIC_WORK = 1 << 22
+#: Prefix of the placeholder attributes that stand for threshold nodes during step 2.
+_UNIT = "\x00at least #"
 
 
 def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,
@@ -82,7 +99,8 @@ def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[
         Order of literals in the terms of a new DNF (e.g. the binarizer's attribute order);
         other attributes follow in sorted order.
     max_variables : int, default 12
-        Build a minimal DNF only for formulas over at most this many attributes.
+        Build a minimal DNF for formulas over at most this many attributes (a threshold node
+        counting as one); above, a heuristic short DNF.
 
     Returns
     -------
@@ -103,14 +121,24 @@ def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[
     conditions = {a: lit.condition for (a, _), lit in _literals_of(formula).items()
                   if lit.condition is not None}
     local = _local(formula, domain, conditions)
-    if _has_threshold(local) or len(local.attributes) > max_variables or local.size <= 1:
+    if local.size <= 1:
         return local
-    dnf = minimal_dnf(local, domain, order=order, conditions=conditions)
+    units: dict[str, AtLeast] = {}
+    skeleton = _opaque(local, units)
+    costs = {a: node.size for a, node in units.items()}
+    if len(skeleton.attributes) <= max_variables:
+        dnf = minimal_dnf(skeleton, domain, order=order, conditions=conditions, costs=costs)
+    else:
+        dnf = _heuristic_dnf(skeleton, domain, order, conditions, costs)
+    if dnf is None:
+        return local
+    dnf = _restore(dnf, units)
     return dnf if dnf.size < local.size else local
 
 
 def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,
-                conditions: dict | None = None, time_limit: float = 1.0) -> Formula:
+                conditions: dict | None = None, time_limit: float = 1.0,
+                costs: dict | None = None) -> Formula:
     """A DNF of least literal count (then fewest terms) equal to ``formula`` on the domain.
 
     Parameters
@@ -125,6 +153,8 @@ def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribu
     time_limit : float, default 1
         Seconds for the covering program; when it stops early, its best cover is used (short,
         exact, not proved least).
+    costs : dict of attribute to int, optional
+        Cost of a literal of each attribute (default 1): the cover minimizes the total cost.
 
     Returns
     -------
@@ -145,27 +175,76 @@ def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribu
     attributes = _attribute_order(formula.attributes, order)
     k = len(attributes)
     codes = domain.assignments(attributes, conditions)
-    shifts = np.arange(k, dtype=np.int64)
-    columns = ((codes[None, :] >> shifts[:, None]) & 1).astype(bool)
-    truth = formula._fold(_BoolAlgebra(dict(zip(attributes, columns)), codes.size))
-    on = codes[truth]
-    if on.size == 0:
-        return FALSE
-    if on.size == codes.size:
-        return TRUE
+    on, off = _split(formula, attributes, codes)
+    if on.size == 0 or off.size == 0:
+        return FALSE if on.size == 0 else TRUE
     impossible = np.setdiff1d(np.arange(1 << k, dtype=np.int64), codes, assume_unique=True)
     values, masks = prime_implicants(np.concatenate([on, impossible]), k)
     covers = (on[None, :] & ~masks[:, None]) == values[:, None]  # (primes, true assignments)
     useful = covers.any(axis=1)
     values, masks, covers = values[useful], masks[useful], covers[useful]
-    n_literals = k - np.array([int(m).bit_count() for m in masks], dtype=np.int64)
-    chosen = _least_cover(covers, n_literals, time_limit)
+    cost = _cube_costs(masks, attributes, costs)
+    chosen = _least_cover(covers, cost, time_limit)
+    return _dnf_of(values[chosen], masks[chosen], attributes, leaves, cost[chosen])
+
+
+def _split(formula: Formula, attributes: list[Attribute], codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The codes on which the formula is true, and those on which it is false."""
+    shifts = np.arange(len(attributes), dtype=np.int64)
+    columns = ((codes[None, :] >> shifts[:, None]) & 1).astype(bool)
+    truth = formula._fold(_BoolAlgebra(dict(zip(attributes, columns)), codes.size))
+    return codes[truth], codes[~truth]
+
+
+def _cube_costs(masks: np.ndarray, attributes: list[Attribute], costs: dict | None) -> np.ndarray:
+    """Cost of each cube: the summed literal costs of its fixed bits."""
+    weights = np.array([(costs or {}).get(a, 1) for a in attributes], dtype=np.int64)
+    bits = np.arange(len(attributes), dtype=np.int64)
+    return ((~masks[:, None] >> bits) & 1) @ weights
+
+
+def _dnf_of(values: np.ndarray, masks: np.ndarray, attributes: list[Attribute], leaves: dict,
+            cost: np.ndarray) -> Formula:
+    """The DNF of cubes over ``attributes``, its terms by cost then code, literals reusing
+    the formula's own leaves (with their conditions)."""
     terms = []
-    for p in sorted(chosen, key=lambda i: (n_literals[i], int(values[i]))):
+    for p in np.lexsort((values, cost)).tolist():
         v, m = int(values[p]), int(masks[p])
         terms.append(conjunction(*(leaves.get((a, not (v >> j) & 1)) or Literal(a, not (v >> j) & 1)
                                    for j, a in enumerate(attributes) if not (m >> j) & 1)))
     return disjunction(*terms)
+
+
+def _heuristic_dnf(formula: Formula, domain: Domain, order: Sequence[Attribute] | None, conditions: dict,
+                   costs: dict) -> Formula | None:
+    """A short DNF equal to ``formula`` on the domain by :func:`espresso_cover`, or None when
+    the domain is too large to enumerate or the formula has no usable start."""
+    attributes = _attribute_order(formula.attributes, order)
+    if len(attributes) > 62:
+        return None
+    try:
+        codes = domain.assignments(attributes, conditions, limit=_HEURISTIC_CODES)
+    except ValueError:  # too many assignments to enumerate
+        return None
+    on, off = _split(formula, attributes, codes)
+    if on.size == 0 or off.size == 0:
+        return FALSE if on.size == 0 else TRUE
+    position = {a: j for j, a in enumerate(attributes)}
+    try:
+        terms = formula.to_dnf(max_terms=_HEURISTIC_START).conjunctions()
+        start = (np.array([sum((not lit.negated) << position[lit.attribute] for lit in t) for t in terms],
+                          dtype=np.int64),
+                 np.array([((1 << len(attributes)) - 1) & ~sum(1 << position[lit.attribute] for lit in t)
+                           for t in terms], dtype=np.int64))
+    except ValueError:  # the DNF has too many terms: start from the true assignments
+        if on.size > _HEURISTIC_START:
+            return None
+        start = None
+    if (on.size if start is None else start[0].size) * off.size > _HEURISTIC_WORK:
+        return None
+    weights = np.array([costs.get(a, 1) for a in attributes], dtype=np.int64)
+    values, masks = espresso_cover(on, off, len(attributes), start, weights)
+    return _dnf_of(values, masks, attributes, _literals_of(formula), _cube_costs(masks, attributes, costs))
 
 
 def prime_implicants(minterms: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -248,12 +327,33 @@ def _attribute_order(attributes: frozenset, order: Sequence[Attribute] | None) -
     return first + [a for a in _ordered(attributes) if a not in set(first)]
 
 
-def _has_threshold(formula: Formula) -> bool:
+def _opaque(formula: Formula, units: dict[str, AtLeast]) -> Formula:
+    """The formula with every threshold node replaced by a placeholder literal (``units``
+    collects them), so that step 2 treats each node as one variable."""
     if isinstance(formula, AtLeast):
-        return True
+        for name, node in units.items():
+            if node == formula:
+                return Literal(name)
+        name = f"{_UNIT}{len(units)}"
+        units[name] = formula
+        return Literal(name)
     if isinstance(formula, Not):
-        return _has_threshold(formula.operand)
-    return any(_has_threshold(op) for op in getattr(formula, "operands", ()))
+        return Not(_opaque(formula.operand, units))
+    if isinstance(formula, (And, Or)):
+        return type(formula)(*(_opaque(op, units) for op in formula.operands))
+    return formula
+
+
+def _restore(formula: Formula, units: dict[str, AtLeast]) -> Formula:
+    """The threshold nodes back in place of their placeholders."""
+    if isinstance(formula, Literal) and formula.attribute in units:
+        node = units[formula.attribute]
+        return Not(node) if formula.negated else node
+    if isinstance(formula, And):
+        return conjunction(*(_restore(op, units) for op in formula.operands))
+    if isinstance(formula, Or):
+        return disjunction(*(_restore(op, units) for op in formula.operands))
+    return formula
 
 
 def _local(formula: Formula, domain: Domain, conditions: dict) -> Formula:

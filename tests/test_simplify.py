@@ -4,6 +4,7 @@ import itertools
 import math
 
 import numpy as np
+import pytest
 import pandas as pd
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -191,3 +192,101 @@ def test_learners_keep_the_raw_formula_and_predict_alike():
         Xb = model.binarize(X)
         np.testing.assert_array_equal(model.formula_.evaluate(Xb, feature_names=model.attribute_names_),
                                       model.raw_formula_.evaluate(Xb, feature_names=model.attribute_names_))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_heuristic_minimization_agrees_on_every_row_of_the_domain(case):
+    """max_variables=0 sends every formula through the espresso-style path (threshold nodes as
+    opaque variables), checked against the raw formula on every row of the domain."""
+    policies, formula = case
+    rows = domain_rows(policies)
+    simplified = simplify_on_domain(formula, max_variables=0)
+    assert simplified.size <= formula.size
+    np.testing.assert_array_equal(evaluate_on_rows(simplified, rows), evaluate_on_rows(formula, rows))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 10_000), n_terms=st.integers(1, 12))
+def test_heuristic_beyond_twelve_attributes_is_exact_and_never_larger(seed, n_terms):
+    """A random DNF over 10 free attributes and 6 thresholds on two columns (with missing
+    values): the simplified formula agrees with it on every realizable assignment."""
+    from logicrules.conditions import Domain
+
+    rng = np.random.default_rng(seed)
+    free = [Literal(f"p{j}") for j in range(10)]
+    tied = [c(col, ">", float(t)) for col in ("u", "v") for t in range(3)]
+    pool = free + tied
+    terms = [conjunction(*(pool[j] if rng.random() < 0.5 else ~pool[j]
+                           for j in rng.choice(len(pool), size=int(rng.integers(1, 6)), replace=False)))
+             for _ in range(n_terms)]
+    formula = disjunction(*terms)
+    simplified = simplify_on_domain(formula)
+    assert simplified.size <= formula.size
+    attributes = sorted(formula.attributes | simplified.attributes)
+    conditions = {lit.attribute: lit.condition for lit in tied}
+    codes = Domain().assignments(attributes, conditions)
+    bits = ((codes[:, None] >> np.arange(len(attributes))) & 1).astype(bool)
+    np.testing.assert_array_equal(simplified.evaluate(bits, feature_names=attributes),
+                                  formula.evaluate(bits, feature_names=attributes))
+
+
+def _same(got, expected):
+    """Same size and the same function (terms and literals may come in another order)."""
+    from logicrules.equivalence import equivalent
+
+    assert got.size == expected.size and equivalent(got, expected), str(got)
+
+
+def test_heuristic_merges_terms_and_drops_implied_literals():
+    free = [Literal(f"p{j}") for j in range(14)]
+    wide = conjunction(*free[2:])
+    formula = (free[0] & free[1] & wide) | (free[0] & ~free[1] & wide) | (~free[0] & wide)
+    _same(simplify_on_domain(formula), wide)
+    x2, x3 = c("x", ">", 2.0), c("x", ">", 3.0)  # 15 attributes: x > 3 implies x > 2
+    formula = disjunction(*[t for lit in free[:13] for t in (x2 & ~x3 & lit, x3 & lit)])
+    _same(simplify_on_domain(formula), disjunction(*[x2 & lit for lit in free[:13]]))
+
+
+def test_threshold_nodes_are_units_of_the_minimal_dnf():
+    a, b, d, e = (Literal(s) for s in "abde")
+    node = AtLeast(2, [a, b, Literal("c")])
+    assert simplify_on_domain((node & d) | (node & ~d)) == node
+    _same(simplify_on_domain((node & d) | (node & ~d & e) | (node & e)), (node & d) | (node & e))
+    assert simplify_on_domain(~node & d | ~node & ~d) == Not(node)
+
+
+def _brute_force_minimum(formula, attributes, conditions):
+    """Fewest literals of a DNF over ``attributes`` equal to ``formula`` on the domain."""
+    from logicrules.conditions import Domain
+
+    k = len(attributes)
+    codes = Domain().assignments(attributes, conditions)
+    bits = ((codes[:, None] >> np.arange(k)) & 1).astype(bool)
+    target = formula.evaluate(bits, feature_names=attributes)
+    cubes = [d for d in itertools.product(range(3), repeat=k)]
+    truth = [np.all([(bits[:, j] == bool(v)) if v < 2 else np.ones(len(codes), bool)
+                     for j, v in enumerate(d)], axis=0) for d in cubes]
+    size = [sum(v < 2 for v in d) for d in cubes]
+    best = 0 if not target.any() or target.all() else None
+    for r in range(1, 5):
+        for subset in itertools.combinations(range(len(cubes)), r):
+            cost = sum(size[i] for i in subset)
+            if best is not None and cost >= best:
+                continue
+            if np.array_equal(np.any([truth[i] for i in subset], axis=0), target):
+                best = cost
+    return best
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_exact_path_is_minimal_against_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    x1, x2 = c("x", ">", 1.0), c("x", ">", 2.0)
+    pool = [x1, x2, Literal("p")] if seed % 2 else [Literal("p"), Literal("q"), Literal("r")]
+    attributes = [lit.attribute for lit in pool]
+    conditions = {lit.attribute: lit.condition for lit in pool if lit.condition is not None}
+    terms = [conjunction(*(lit if rng.random() < 0.5 else ~lit for lit in pool if rng.random() < 0.8))
+             for _ in range(int(rng.integers(1, 5)))]
+    formula = disjunction(*terms)
+    assert minimal_dnf(formula).size == _brute_force_minimum(formula, attributes, conditions)
