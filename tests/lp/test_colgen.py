@@ -200,6 +200,22 @@ def test_exact_pricing_finds_the_brute_force_least_reduced_cost():
             assert pricing.least <= least + 1e-9 and pricing.least >= -1e-9
 
 
+def test_exact_pricing_with_all_distinct_weights_and_duals():
+    for seed in range(12):
+        rng = np.random.default_rng(100 + seed)
+        n, m = int(rng.integers(8, 40)), int(rng.integers(3, 7))
+        A, y = random_rule_instance(rng, n, m, float(rng.uniform(0.3, 0.8)))
+        problem = build_rule_set_problem(A, y, float(rng.uniform(0.01, 0.3)), sample_weight=rng.uniform(0.1, 3.0, n))
+        mu = rng.random(len(problem.pos_weight)) * problem.pos_weight
+        nu = float(rng.choice([0.0, 0.1]))
+        for k in (2, 3, 4):
+            pricing = price_exact(problem, mu, nu, k, top_k=4)
+            least, _ = brute_force_least(*_stacked(problem, mu), nu, problem.lam, k)
+            assert pricing.complete
+            assert np.allclose(pricing.reduced_costs, reduced_costs(problem, mu, nu, pricing.terms), atol=1e-9)
+            assert pricing.least == pytest.approx(min(least, 0.0), abs=1e-9)
+
+
 def test_pricing_rows_reduction_keeps_every_negative_term():
     for seed in range(8):
         rng, A, y, sw, lam, _ = _instance(seed, n=40, m=6)
