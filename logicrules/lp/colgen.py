@@ -218,7 +218,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
 
 
 def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = None, sample_weight=None,
-                 weights=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
+                 weights=None, literal_cost=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                  mip_time_limit: float | None = 2.0, heuristic_width: int = 10, beam_width: int = 0,
                  beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True) -> ColumnGenerationFit:
     """Learn a DNF rule set (OR of conjunctions) by column generation with exact pricing.
@@ -240,6 +240,9 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Row weights.
     weights : None or pair of float
         ``(c_pos, c_neg)`` class costs.
+    literal_cost : array-like of shape (m,), optional
+        Extra cost ``e_j >= 0`` of literal j in a term (a tie-break; see
+        :class:`~logicrules.lp.master.RuleSetProblem`).
     solver : {"highs", "pulp"}, default "highs"
         Back end of the master LP and MIP.
     max_iterations : int, default 100
@@ -286,7 +289,8 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
     beam_max_size = int(max_size) + 2 if beam_max_size is None else int(beam_max_size)
-    problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget)
+    problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget,
+                                     literal_cost=literal_cost)
 
     def price(mu, nu):
         return price_exact(problem, mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))

@@ -18,7 +18,8 @@ where ``G(K)`` sums the gain weights ``g_i > 0`` of the positive rows on which K
   ``g_a * x_b * x_c`` with ``X_a`` (chunks of pairs).
 
 **Pruning (exact).** Adding literals only shrinks the extent, so for K' containing K,
-``G(K') <= G(K)`` and ``L(K') >= 0``; hence ``f(K') >= -G(K) + cost (1 + |K'|)``. Candidates are
+``G(K') <= G(K)`` and ``L(K') >= 0``; hence ``f(K') >= -G(K) + cost (1 + |K'|)`` (optional
+extra literal costs ``e_j >= 0`` only add to f). Candidates are
 only kept when ``f < t``, where t is the ``top_k``-th least value found so far, and never above
 0 (only negative reduced costs are columns). A literal b joins the size-s terms with first
 literal a only when ``-G({a, b}) + cost (1 + s) < t``, and a pair (b, c) joins the size-4 terms
@@ -79,7 +80,8 @@ class _Best:
 
 
 def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, cost: float, max_size: int, *,
-                       top_k: int = 10, time_limit: float | None = None, stop_when_full: bool = False):
+                       top_k: int = 10, time_limit: float | None = None, stop_when_full: bool = False,
+                       literal_cost: np.ndarray | None = None):
     """The conjunctions of 1 to ``max_size`` columns of X with the least ``f`` (module notes).
 
     Parameters
@@ -102,6 +104,8 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
         Stop as soon as ``top_k`` conjunctions with ``f < 0`` are held (checked after sizes 1
         and 2 and after each first literal of sizes 3 and 4): a fast source of good columns,
         not complete when it stops.
+    literal_cost : ndarray of shape (m,), optional
+        Extra cost ``e_j >= 0`` of each literal, added to f (the bounds ignore it: still valid).
 
     Returns
     -------
@@ -129,8 +133,9 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
     weight = np.asarray(weight, dtype=np.float64)
     # literals equal on every row to an earlier one, or true on every row, are left out (the
     # kept one, or the term without it, has the same extent at no greater cost)
-    literals = _distinct_columns(X, np.arange(X.shape[1]))
-    X = X[:, literals]
+    extra = np.zeros(X.shape[1]) if literal_cost is None else np.asarray(literal_cost, dtype=np.float64)
+    literals = np.sort(_distinct_columns(X, np.argsort(extra, kind="stable")))
+    X, extra = X[:, literals], extra[literals]
     n, m = X.shape
     XP, XN = X[positive].astype(np.float64), X[~positive].astype(np.float64)
     gP, lN = weight[positive], weight[~positive]
@@ -143,11 +148,12 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
 
     # sizes 1 and 2 (blocks of first literals of the Gram matrices)
     gain1, loss1 = gP @ XP, lN @ XN
-    best.offer(loss1 - gain1 + 2.0 * cost, [all_literals])
+    best.offer(loss1 - gain1 + 2.0 * cost + extra, [all_literals])
     if max_size >= 2:
         for lo in range(0, m, _BLOCK):
             block = np.arange(lo, min(m, lo + _BLOCK))
-            F2 = (XN[:, block] * lN[:, None]).T @ XN - (XP[:, block] * gP[:, None]).T @ XP + 3.0 * cost
+            F2 = ((XN[:, block] * lN[:, None]).T @ XN - (XP[:, block] * gP[:, None]).T @ XP + 3.0 * cost
+                  + extra[block, None] + extra[None, :])
             a, b = np.nonzero((block[:, None] < all_literals[None, :]) & (F2 < best.threshold))
             best.offer(F2[a, b], [block[a], b])
     # sizes 3 and 4, per first literal a (the best sizes 1-3 first: they tighten the threshold)
@@ -157,13 +163,13 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
                 continue
             if out_of_time() or (stop_when_full and best.full()):
                 return _result(best, literals, False)
-            _extend(a, size, XP, XN, gP, lN, cost, best)
+            _extend(a, size, XP, XN, gP, lN, cost, extra, best)
     return _result(best, literals, True)
 
 
 def _distinct_columns(S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """The candidates whose columns of the 0/1 rows S are not all ones and not equal to an
-    earlier candidate's (the first of each group of equal columns is kept)."""
+    earlier candidate's (the first of each group of equal columns is kept), in their order."""
     columns = S[:, candidates] > 0
     candidates, columns = candidates[~columns.all(axis=0)], columns[:, ~columns.all(axis=0)]
     if candidates.size < 2:
@@ -172,7 +178,7 @@ def _distinct_columns(S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     return candidates[np.sort(first)]
 
 
-def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, best: _Best) -> None:
+def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, best: _Best) -> None:
     """Offer every alive term of ``size`` (3 or 4) literals whose first literal is a.
 
     Within the rows of a's extent, a literal that holds on all of them adds nothing (the term
@@ -185,12 +191,12 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, best: _Best) -> None
     ga, la = gP[rows_p], lN[rows_n]
     gain2 = ga @ Xa
     alive = np.flatnonzero((-gain2 + cost * (1 + size) < best.bound()) & (np.arange(XP.shape[1]) > a))
-    alive = _distinct_columns(np.vstack([Xa, Na]), alive)
+    alive = np.sort(_distinct_columns(np.vstack([Xa, Na]), alive[np.argsort(extra[alive], kind="stable")]))
     if alive.size < size - 1:
         return
-    Pa, Qa = Xa[:, alive], Na[:, alive]
+    Pa, Qa, ea = Xa[:, alive], Na[:, alive], extra[alive]
     G3 = (Pa * ga[:, None]).T @ Pa
-    F3 = (Qa * la[:, None]).T @ Qa - G3 + (1.0 + 3) * cost
+    F3 = (Qa * la[:, None]).T @ Qa - G3 + 4.0 * cost + extra[a] + ea[:, None] + ea[None, :]
     if size == 3:
         i, j = np.nonzero(np.triu(F3 < best.threshold, 1))
         best.offer(F3[i, j], [np.full(i.size, a), alive[i], alive[j]])
@@ -201,7 +207,7 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, best: _Best) -> None
     for lo in range(0, i.size, chunk):
         bi, ci = i[lo:lo + chunk], j[lo:lo + chunk]
         F4 = ((Qa[:, bi] * Qa[:, ci] * la[:, None]).T @ Qa - (Pa[:, bi] * Pa[:, ci] * ga[:, None]).T @ Pa
-              + 5.0 * cost)
+              + 5.0 * cost + extra[a] + (ea[bi] + ea[ci])[:, None] + ea[None, :])
         # the fourth literal d follows c and keeps the triples (a, b, d) and (a, c, d) alive
         fourth = ((np.arange(alive.size)[None, :] > ci[:, None]) & pair_alive[bi] & pair_alive[ci]
                   & (F4 < best.threshold))

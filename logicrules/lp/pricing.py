@@ -74,7 +74,7 @@ def reduced_costs(problem: RuleSetProblem, mu: np.ndarray, nu: float, terms: lis
     sizes = np.array([len(t) for t in terms], dtype=np.float64)
     gain = mu @ conjunction_extents(problem.A_pos, terms)
     loss = problem.neg_weight @ conjunction_extents(problem.A_neg, terms)
-    return loss - gain + (problem.lam + nu) * (1.0 + sizes)
+    return loss - gain + problem.term_costs(terms) + nu * (1.0 + sizes)
 
 
 def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
@@ -160,8 +160,10 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     complete = True
     if X.shape[0] and literals.size:
         # a few more than top_k: some of them may share an extent
+        extra = None if problem.literal_cost is None else problem.literal_cost[literals]
         found, found_values, complete = least_conjunctions(X, y, weight, cost, int(max_size), top_k=2 * int(top_k),
-                                                           time_limit=time_limit, stop_when_full=first_found)
+                                                           time_limit=time_limit, stop_when_full=first_found,
+                                                           literal_cost=extra)
         terms += [tuple(int(literals[j]) for j in t) for t in found]
         values += found_values.tolist()
     least = min(min(values), 0.0)
@@ -206,6 +208,8 @@ def price_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, seeds: list[t
         ext_neg = conjunction_extents(problem.A_neg, beam) * problem.neg_weight[:, None]
         sizes = np.array([len(t) for t in beam], dtype=np.float64)
         rc = ext_neg.T @ A_neg - ext_pos.T @ A_pos + cost * (2.0 + sizes)[:, None]   # (beam, m)
+        if problem.literal_cost is not None:
+            rc += problem.literal_cost[None, :] + np.array([problem.literal_cost[list(t)].sum() for t in beam])[:, None]
         for b, term in enumerate(beam):
             rc[b, list(term)] = np.inf   # a literal already in the term adds nothing
         order = np.argsort(rc, axis=None, kind="stable")

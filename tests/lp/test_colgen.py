@@ -254,6 +254,29 @@ def test_learn_dnf_cg_is_certified_against_brute_force():
         assert {"iterations", "pool_size", "lp_bound", "mip_gap", "seconds"} <= set(report)
 
 
+def test_literal_cost_breaks_ties_between_equal_literals():
+    # columns 0 and 1 are equal on every row: the cheaper one is chosen, by either pricing
+    rng = np.random.default_rng(3)
+    A = rng.random((40, 4)) < 0.5
+    A[:, 1] = A[:, 0]
+    y = A[:, 0] & A[:, 2]
+    for cost, expected in (([0.0, 0.01, 0.0, 0.0], [0, 2]), ([0.01, 0.0, 0.0, 0.0], [1, 2])):
+        for width in (0, 10):
+            fit = learn_dnf_cg(A, y, 0.5, literal_cost=np.array(cost), heuristic_width=width)
+            assert [t.tolist() for t in fit.terms] == [expected] and fit.certified
+    problem = build_rule_set_problem(A, y, 0.5, literal_cost=np.array([0.0, 0.01, 0.3, 0.0]))
+    mu = np.ones(len(problem.pos_weight)) * 0.9
+    A_all, y_all, weight, mu_rows = _stacked(problem, mu)
+    pricing = price_exact(problem, mu, 0.0, 3)
+    terms = all_conjunctions(4, 3)
+    brute = [reduced_cost(A_all, y_all, weight, mu_rows, 0.0, 0.5, t) + problem.literal_cost[list(t)].sum()
+             for t in terms]
+    assert pricing.least == pytest.approx(min(min(brute), 0.0), abs=1e-9)
+    assert np.allclose(pricing.reduced_costs, reduced_costs(problem, mu, 0.0, pricing.terms), atol=1e-12)
+    with pytest.raises(ValueError, match="literal_cost"):
+        build_rule_set_problem(A, y, 0.5, literal_cost=[-1.0, 0, 0, 0])
+
+
 def test_cnf_by_de_morgan():
     for seed in range(6):
         _, A, y, sw, lam, _ = _instance(seed, n=40, m=5)

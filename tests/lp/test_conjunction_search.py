@@ -19,11 +19,12 @@ def _instance(seed):
     return X, positive, weight, cost
 
 
-def _values(X, positive, weight, cost, k):
+def _values(X, positive, weight, cost, k, extra=None):
     signed = np.where(positive, -weight, weight)
+    extra = np.zeros(X.shape[1]) if extra is None else extra
     # a term holding on every row has the empty term's extent (priced by the caller)
     terms = [t for t in all_conjunctions(X.shape[1], k)[1:] if not holds(X, t).all()]
-    return terms, np.array([signed @ holds(X, t) + cost * (1 + len(t)) for t in terms])
+    return terms, np.array([signed @ holds(X, t) + cost * (1 + len(t)) + extra[list(t)].sum() for t in terms])
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
@@ -31,9 +32,11 @@ def test_least_conjunctions_matches_brute_force_with_distinct_weights(k):
     for seed in range(40):
         X, positive, weight, cost = _instance(seed)
         top_k = 1 + seed % 6
-        terms, values, complete = least_conjunctions(X, positive, weight, cost, k, top_k=top_k)
+        # extra literal costs on some seeds (a tie-break between equal literals)
+        extra = np.random.default_rng(seed).choice([0.0, 0.01, 0.2], X.shape[1]) if seed % 2 else None
+        terms, values, complete = least_conjunctions(X, positive, weight, cost, k, top_k=top_k, literal_cost=extra)
         assert complete and len(terms) <= top_k
-        all_terms, all_values = _values(X, positive, weight, cost, k)
+        all_terms, all_values = _values(X, positive, weight, cost, k, extra)
         if not all_terms:
             assert terms == []
             continue
