@@ -174,7 +174,8 @@ def _distinct_columns(S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     candidates, columns = candidates[~columns.all(axis=0)], columns[:, ~columns.all(axis=0)]
     if candidates.size < 2:
         return candidates
-    _, first = np.unique(np.packbits(columns, axis=0), axis=1, return_index=True)
+    packed = np.ascontiguousarray(np.packbits(columns, axis=0).T)   # one byte string per column
+    _, first = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(), return_index=True)
     return candidates[np.sort(first)]
 
 
@@ -187,27 +188,30 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, b
     value is still found.
     """
     rows_p, rows_n = XP[:, a] > 0, XN[:, a] > 0
-    Xa, Na = XP[rows_p], XN[rows_n]
-    ga, la = gP[rows_p], lN[rows_n]
-    gain2 = ga @ Xa
-    alive = np.flatnonzero((-gain2 + cost * (1 + size) < best.bound()) & (np.arange(XP.shape[1]) > a))
-    alive = np.sort(_distinct_columns(np.vstack([Xa, Na]), alive[np.argsort(extra[alive], kind="stable")]))
+    Xa, ga = XP[rows_p], gP[rows_p]
+    S = np.vstack([Xa, XN[rows_n]])                     # a's extent: gain rows, then loss rows
+    signed = np.concatenate([-ga, lN[rows_n]])
+    alive = np.flatnonzero((-(ga @ Xa) + cost * (1 + size) < best.bound()) & (np.arange(XP.shape[1]) > a))
+    alive = np.sort(_distinct_columns(S, alive[np.argsort(extra[alive], kind="stable")]))
     if alive.size < size - 1:
         return
-    Pa, Qa, ea = Xa[:, alive], Na[:, alive], extra[alive]
-    G3 = (Pa * ga[:, None]).T @ Pa
-    F3 = (Qa * la[:, None]).T @ Qa - G3 + 4.0 * cost + extra[a] + ea[:, None] + ea[None, :]
+    Sa, ea, base = S[:, alive], extra[alive], (1.0 + size) * cost + extra[a]
     if size == 3:
+        F3 = (Sa * signed[:, None]).T @ Sa
+        F3 += ea[:, None]
+        F3 += ea[None, :] + base
         i, j = np.nonzero(np.triu(F3 < best.threshold, 1))
         best.offer(F3[i, j], [np.full(i.size, a), alive[i], alive[j]])
         return
-    pair_alive = np.triu(-G3 + 5.0 * cost < best.bound(), 1)
+    Pa = Sa[:ga.size]
+    pair_alive = np.triu(-((Pa * ga[:, None]).T @ Pa) + 5.0 * cost < best.bound(), 1)
     i, j = np.nonzero(pair_alive)
-    chunk = max(1, _CHUNK // max(1, Pa.shape[0], Qa.shape[0], alive.size))
+    chunk = max(1, _CHUNK // max(1, Sa.shape[0], alive.size))
     for lo in range(0, i.size, chunk):
         bi, ci = i[lo:lo + chunk], j[lo:lo + chunk]
-        F4 = ((Qa[:, bi] * Qa[:, ci] * la[:, None]).T @ Qa - (Pa[:, bi] * Pa[:, ci] * ga[:, None]).T @ Pa
-              + 5.0 * cost + extra[a] + (ea[bi] + ea[ci])[:, None] + ea[None, :])
+        F4 = (Sa[:, bi] * Sa[:, ci] * signed[:, None]).T @ Sa
+        F4 += (ea[bi] + ea[ci] + base)[:, None]
+        F4 += ea[None, :]
         # the fourth literal d follows c and keeps the triples (a, b, d) and (a, c, d) alive
         fourth = ((np.arange(alive.size)[None, :] > ci[:, None]) & pair_alive[bi] & pair_alive[ci]
                   & (F4 < best.threshold))
