@@ -179,6 +179,16 @@ def _distinct_columns(S: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     return candidates[np.sort(first)]
 
 
+def _merge_rows(M: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct rows of a boolean matrix (as floats) and the summed weights of their copies."""
+    if M.shape[0] < 2:
+        return M.astype(np.float64), weight
+    packed = np.ascontiguousarray(np.packbits(M, axis=1))
+    _, first, inverse = np.unique(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(),
+                                  return_index=True, return_inverse=True)
+    return M[first].astype(np.float64), np.bincount(inverse.ravel(), weights=weight, minlength=first.size)
+
+
 def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, best: _Best) -> None:
     """Offer every alive term of ``size`` (3 or 4) literals whose first literal is a.
 
@@ -195,7 +205,10 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, b
     alive = np.sort(_distinct_columns(S, alive[np.argsort(extra[alive], kind="stable")]))
     if alive.size < size - 1:
         return
-    Sa, ea, base = S[:, alive], extra[alive], (1.0 + size) * cost + extra[a]
+    # rows equal on the alive literals count as one row of their summed weight (exact: the
+    # counts are linear in the rows); many rows with few literals left shrink a lot
+    Sa, signed = _merge_rows(S[:, alive] > 0, signed)
+    ea, base = extra[alive], (1.0 + size) * cost + extra[a]
     if size == 3:
         F3 = (Sa * signed[:, None]).T @ Sa
         F3 += ea[:, None]
@@ -203,8 +216,8 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, b
         i, j = np.nonzero(np.triu(F3 < best.threshold, 1))
         best.offer(F3[i, j], [np.full(i.size, a), alive[i], alive[j]])
         return
-    Pa = Sa[:ga.size]
-    pair_alive = np.triu(-((Pa * ga[:, None]).T @ Pa) + 5.0 * cost < best.bound(), 1)
+    Pa, gu = _merge_rows(Xa[:, alive] > 0, ga)
+    pair_alive = np.triu(-((Pa * gu[:, None]).T @ Pa) + 5.0 * cost < best.bound(), 1)
     i, j = np.nonzero(pair_alive)
     chunk = max(1, _CHUNK // max(1, Sa.shape[0], alive.size))
     for lo in range(0, i.size, chunk):
