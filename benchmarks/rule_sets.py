@@ -39,6 +39,7 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS", 
 import argparse
 import csv
 import importlib.util
+import json
 import platform
 import sys
 import time
@@ -177,7 +178,7 @@ def lines_recovered(model: LPRuleClassifier, X: pd.DataFrame) -> int:
 
 
 def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, log,
-                max_folds: int | None = None) -> list[dict]:
+                max_folds: int | None = None, record_log=None) -> list[dict]:
     splits = StratifiedKFold(folds, shuffle=True, random_state=0).split(X, y)
     records = []
     for f, (train, test) in enumerate(splits):
@@ -196,7 +197,10 @@ def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, 
                 record["lp"] = dict(learner.model.lp_result_)
                 if name == "tic_tac_toe":
                     record["lines"] = lines_recovered(learner.model, X)
+            record["n"] = len(y)
             records.append(record)
+            if record_log is not None:
+                record_log(record)
         log(f"  fold {f}: " + ", ".join(f"{r['method']} {r['accuracy']:.3f}/{r['conditions']}/{r['seconds']:.2f}s"
                                         for r in records[-len(methods):]))
     return records
@@ -204,8 +208,8 @@ def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, 
 
 def _table(records: list[dict], methods) -> str:
     frame = pd.DataFrame(records)
-    head = "| dataset | n | " + " | ".join(methods) + " | brcg s / cg s |"
-    lines = [head, "|---|---|" + "---|" * (len(methods) + 1)]
+    head = "| dataset | n | folds | " + " | ".join(methods) + " | brcg s / cg s |"
+    lines = [head, "|---|---|---|" + "---|" * (len(methods) + 1)]
     for name, group in frame.groupby("dataset", sort=False):
         cells = []
         means = {}
@@ -215,7 +219,10 @@ def _table(records: list[dict], methods) -> str:
             cells.append(f"{means[method].accuracy:.3f} / {means[method].conditions:.1f} / {means[method].seconds:.2f}")
         ratio = (f"{means['brcg'].seconds / means['cg'].seconds:.1f}x"
                  if "brcg" in means and "cg" in means else "")
-        lines.append(f"| {name} | {int(group['n'].iloc[0])} | " + " | ".join(cells) + f" | {ratio} |")
+        folds = group.groupby("method").fold.nunique()
+        lines.append(f"| {name} | {int(group['n'].iloc[0])} | {folds.min()}"
+                     + (f"-{folds.max()}" if folds.max() > folds.min() else "") + " | "
+                     + " | ".join(cells) + f" | {ratio} |")
     return "\n".join(lines)
 
 
@@ -244,7 +251,19 @@ def main(argv=None) -> int:
     parser.add_argument("--folds", type=int, default=10)
     parser.add_argument("--max-folds", type=int, default=None, help="run only the first folds of the split")
     parser.add_argument("--out", default=None, help="also write the markdown tables to this file")
+    parser.add_argument("--records", default=None,
+                        help="append every fold's record to this file as a JSON line, as soon as it is measured")
+    parser.add_argument("--from-records", nargs="*", default=None, metavar="FILE",
+                        help="print the tables of earlier --records files (run nothing)")
     args = parser.parse_args(argv)
+    if args.from_records is not None:
+        records = [json.loads(line) for file in args.from_records
+                   for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()]
+        # a later record of the same dataset, fold and method replaces an earlier one
+        records = list({(r["dataset"], r["fold"], r["method"]): r for r in records}.values())
+        order = [m for m in METHODS if any(r["method"] == m for r in records)]
+        print(_table(records, order) + "\n\n" + _cg_table(records))
+        return 0
     data_dir = Path(args.data_dir)
     if not data_dir.exists():
         data_dir = Path(__file__).resolve().parent.parent / args.data_dir
@@ -254,6 +273,11 @@ def main(argv=None) -> int:
     def log(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
+    def record_log(record: dict) -> None:
+        if args.records:
+            with open(args.records, "a", encoding="utf-8") as handle:
+                handle.write(json.dumps(record, default=float) + "\n")
+
     X, y = load("tic_tac_toe", data_dir)
     for method in methods:  # warm-up: imports and JIT compilation stay out of the timings
         make(method).fit(X.iloc[::4], y[::4])
@@ -261,9 +285,7 @@ def main(argv=None) -> int:
     for name in args.datasets:
         X, y = load(name, data_dir)
         log(f"{name}: {len(y)} complete rows, {X.shape[1]} columns, {int(y.sum())} positives")
-        for record in run_dataset(name, X, y, methods, args.folds, log, args.max_folds):
-            record["n"] = len(y)
-            records.append(record)
+        records += run_dataset(name, X, y, methods, args.folds, log, args.max_folds, record_log)
     text = (f"Command: `python benchmarks/rule_sets.py {' '.join(argv if argv is not None else sys.argv[1:])}`  \n"
             f"Machine: {platform.platform()}, {os.cpu_count()} CPUs; python {platform.python_version()}, "
             f"numpy {np.__version__}, pandas {pd.__version__}."

@@ -2,8 +2,8 @@
 
 :func:`learn_dnf_cg` merges identical rows (:func:`~logicrules.lp.master.build_rule_set_problem`)
 and runs :func:`generate_columns` with the exact pricing of
-:func:`~logicrules.lp.pricing.price_exact` (the weighted premise search over conjunctions of at
-most ``max_size`` literals), a cheap beam tried first in every round, and optionally a beam past
+:func:`~logicrules.lp.pricing.price_exact` (an exact search over conjunctions of at most
+``max_size`` literals by weighted matrix products), a cheap beam tried first in every round, and optionally a beam past
 ``max_size``; then the integer master over the generated pool
 (:func:`~logicrules.lp.master.solve_master_mip`: HiGHS MIP under a time limit, gap reported,
 rounding and local search when it stops). :func:`learn_cnf_cg` is the De Morgan dual: a DNF
@@ -218,9 +218,9 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
 
 
 def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = None, sample_weight=None,
-                 weights=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
+                 weights=None, literal_cost=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                  mip_time_limit: float | None = 2.0, heuristic_width: int = 10, beam_width: int = 0,
-                 beam_max_size: int | None = None, top_k: int = 50, backend: str = "auto") -> ColumnGenerationFit:
+                 beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True) -> ColumnGenerationFit:
     """Learn a DNF rule set (OR of conjunctions) by column generation with exact pricing.
 
     Parameters
@@ -240,6 +240,9 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Row weights.
     weights : None or pair of float
         ``(c_pos, c_neg)`` class costs.
+    literal_cost : array-like of shape (m,), optional
+        Extra cost ``e_j >= 0`` of literal j in a term (a tie-break; see
+        :class:`~logicrules.lp.master.RuleSetProblem`).
     solver : {"highs", "pulp"}, default "highs"
         Back end of the master LP and MIP.
     max_iterations : int, default 100
@@ -259,8 +262,11 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Longest term of the beam (default ``max_size + 2``).
     top_k : int, default 50
         Columns returned per exact pricing round (more columns, fewer exact searches).
-    backend : str, default "auto"
-        Backend of the premise search.
+    early_stop : bool, default True
+        Let the exact pricing stop as soon as it holds ``2 top_k`` columns of negative reduced
+        cost (``first_found`` of :func:`~logicrules.lp.pricing.price_exact`): such a round adds
+        good columns without searching the whole class, and only the last rounds, which find
+        fewer, search it all; the result is certified all the same.
 
     Returns
     -------
@@ -283,10 +289,11 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
     beam_max_size = int(max_size) + 2 if beam_max_size is None else int(beam_max_size)
-    problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget)
+    problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget,
+                                     literal_cost=literal_cost)
 
     def price(mu, nu):
-        return price_exact(problem, mu, nu, int(max_size), top_k=top_k, backend=backend)
+        return price_exact(problem, mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
 
     heuristic = None
     if heuristic_width:

@@ -35,11 +35,19 @@ from logicrules.lp.solvers import SOLVERS
 from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
 
-__all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID"]
+__all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID", "NEGATION_TIE_BREAK", "CG_MIP_SECONDS"]
 
 #: Largest sample weights passed to the LP as they are; others are divided by the largest weight
 #: (HiGHS reads coefficients above 1e20 as infinite and costs below its tolerances as zero).
 _WEIGHT_RANGE = (1e-6, 1e6)
+#: Extra cost of a negated category literal (``x != v``) in column generation, as a fraction of
+#: the cost of one literal: a tie-break toward ``x == v`` between otherwise equal rule sets.
+NEGATION_TIE_BREAK = 1e-3
+#: Seconds of the integer master of column generation when ``time_limit`` is None. HiGHS finds
+#: its incumbent early and spends the rest proving it (the LP bound of these masters is weak);
+#: on four datasets of ``benchmarks/rule_sets.py`` (3 folds each) the accuracy at 0.5 s was the
+#: one at 2 s, so the proof is cut short and its gap reported (``lp_result_["mip_gap"]``).
+CG_MIP_SECONDS = 0.5
 #: Values of the ``rule`` parameter.
 RULE_KINDS = ("or", "and", "dnf", "cnf", "m_of_n")
 #: Most rows counted at once from the packed data (fewer under a small ``memory_limit``).
@@ -105,7 +113,8 @@ class LPRuleClassifier(RuleClassifier):
         Seconds per LP/IP solve. An LP that hits it raises ``SolverError``; an integer program
         stopped with an incumbent warns (``SolverWarning``) and uses it. With ``method="cg"``:
         seconds for the column generation loop and for the integer master (which otherwise
-        stops after 2 s), both of which keep their best solution and report their bounds.
+        stops after :data:`CG_MIP_SECONDS`), both of which keep their best solution and report
+        their bounds.
     random_state : None or int, default None
         Seeds row sampling and the inner cross-validation of ``lam="cv"``.
     memory_limit : int, float, str or None, default 2 GiB
@@ -247,10 +256,13 @@ class LPRuleClassifier(RuleClassifier):
         costs = self._class_costs(y, sw)
         names = list(context.attributes)
         start = time.perf_counter()
+        conditions = self._conditions()
+        negated = np.array([getattr(conditions.get(name), "op", None) == "!=" for name in names], dtype=bool)
         budget = getattr(self, "_budget", None) or MemoryBudget(self.memory_limit)
         with budget.active():  # the solvers check their models against it
-            self.lam_ = self._choose_lam(context, y, costs, sw) if isinstance(self.lam, str) else float(self.lam)
-            structure, fits = self._learn(context, y, self.lam_, costs, sw)
+            self.lam_ = (self._choose_lam(context, y, costs, sw, negated) if isinstance(self.lam, str)
+                         else float(self.lam))
+            structure, fits = self._learn(context, y, self.lam_, costs, sw, negated)
         objective = self._training_objective(context, y, structure, costs, sw)
         if self._column_generation():
             self.lp_result_ = {**fits[0].report(), "n_columns": context.n_attributes, "objective": objective,
@@ -281,12 +293,16 @@ class LPRuleClassifier(RuleClassifier):
                 "rounding": self.rounding, "time_limit": self.time_limit, "random_state": self.random_state}
 
     def _learn(self, context: FormalContext, y: np.ndarray, lam: float, weights: tuple[float, float],
-               sw: np.ndarray | None = None):
+               sw: np.ndarray | None = None, negated: np.ndarray | None = None):
         """Learn the rule's structure (column indices, and m for m-of-n) from the rows' counts.
 
         Rows of weight 0 (``sw``) take no part. The LP sees identical (row, label) pairs merged
         into one row weighing their total, in bit order (:mod:`logicrules.lp.data`), so weights
         and repetition give the same program and so does any order of the rows.
+        With column generation, a negated category literal (``x != v``, marked in ``negated``)
+        costs :data:`NEGATION_TIE_BREAK` of a literal more: of rule sets otherwise equal on the
+        training data the one saying ``x == v`` is chosen (tic-tac-toe's lines of three x,
+        rather than "no o" on a line, which covers the same training rows).
         """
         counts = ContextCounts(context, y, sw, block_rows=self._block_rows(context.n_attributes))
         rows = np.bincount((y if sw is None else y[sw > 0]).astype(np.intp), minlength=2)  # rows per class
@@ -304,9 +320,11 @@ class LPRuleClassifier(RuleClassifier):
         Xb, y, sw = merged_data(counts)
         if self._column_generation():
             learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
+            literal_cost = None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
             fit = learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(self.max_term_size),
+                          literal_cost=literal_cost,
                           budget=self.budget, solver=self.solver, time_limit=self.time_limit,
-                          mip_time_limit=2.0 if self.time_limit is None else self.time_limit)
+                          mip_time_limit=CG_MIP_SECONDS if self.time_limit is None else self.time_limit)
             return fit.terms, [fit]
         if self.rule in ("dnf", "cnf"):
             learner = learn_dnf if self.rule == "dnf" else learn_cnf
@@ -342,7 +360,7 @@ class LPRuleClassifier(RuleClassifier):
         lam_abs = self.lam_ * (weights[0] * sw[y].sum() + weights[1] * sw[~y].sum())
         return float(lam_abs * size + weights[0] * sw[y & ~pred].sum() + weights[1] * sw[~y & pred].sum())
 
-    def _choose_lam(self, context: FormalContext, y: np.ndarray, weights, sw=None) -> float:
+    def _choose_lam(self, context: FormalContext, y: np.ndarray, weights, sw=None, negated=None) -> float:
         """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, weighted by the
         sample weights; ties to larger lam). A fold's training rows are the rows of nonzero
         weight of its fit, so no row subset of the data is copied."""
@@ -357,7 +375,7 @@ class LPRuleClassifier(RuleClassifier):
                 fold_weight = np.zeros(len(y))
                 fold_weight[train] = row_weight[train]
                 for k, lam in enumerate(LAM_GRID):
-                    structure, _ = self._learn(context, y, lam, weights, fold_weight)
+                    structure, _ = self._learn(context, y, lam, weights, fold_weight, negated)
                     pred = _predict_structure(self.rule, structure, context)[test]
                     scores[k] += np.average(pred == y[test], weights=None if sw is None else sw[test])
                     bar.update()

@@ -72,6 +72,9 @@ class RuleSetProblem:
         Cost of one term and of each of its literals (a term of s literals costs ``lam (1 + s)``).
     budget : float or None
         Complexity budget C on ``sum_k (1 + |k|) w_k``; None for no budget.
+    literal_cost : ndarray of shape (m,) or None
+        Extra cost ``e_j >= 0`` of literal j in a term, added to the term's ``lam (1 + |k|)``
+        (a tie-break, e.g. against negated literals); None for none.
 
     Examples
     --------
@@ -87,6 +90,14 @@ class RuleSetProblem:
     neg_weight: np.ndarray
     lam: float
     budget: float | None
+    literal_cost: np.ndarray | None = None
+
+    def term_costs(self, terms: list[tuple[int, ...]]) -> np.ndarray:
+        """``lam (1 + |k|) + sum_{j in k} e_j`` of the given terms."""
+        costs = self.lam * (1.0 + np.array([len(t) for t in terms], dtype=np.float64))
+        if self.literal_cost is not None:
+            costs += np.array([self.literal_cost[list(t)].sum() for t in terms], dtype=np.float64)
+        return costs
 
     @property
     def n_literals(self) -> int:
@@ -99,7 +110,7 @@ class RuleSetProblem:
 
 
 def build_rule_set_problem(A, y, lam: float, *, sample_weight=None, weights=None,
-                           budget: float | None = None) -> RuleSetProblem:
+                           budget: float | None = None, literal_cost=None) -> RuleSetProblem:
     """Merge identical rows of each class and price errors: the instance of the master problem.
 
     Parameters
@@ -116,6 +127,8 @@ def build_rule_set_problem(A, y, lam: float, *, sample_weight=None, weights=None
         ``(c_pos, c_neg)``: class costs multiplying the row weights of positives and negatives.
     budget : float, optional
         Complexity budget C (>= 0) on the total size ``sum_k (1 + |k|) w_k``.
+    literal_cost : array-like of shape (m,), optional
+        Extra cost ``e_j >= 0`` of each literal in a term (see :class:`RuleSetProblem`).
 
     Returns
     -------
@@ -149,12 +162,17 @@ def build_rule_set_problem(A, y, lam: float, *, sample_weight=None, weights=None
             raise ValueError(f"sample_weight must have one entry per row ({A.shape[0]}), got shape {sw.shape}")
         if not (np.isfinite(sw).all() and (sw >= 0).all()):
             raise ValueError("sample_weight must be finite and >= 0")
+    if literal_cost is not None:
+        literal_cost = np.asarray(literal_cost, dtype=np.float64)
+        if literal_cost.shape != (A.shape[1],) or not (np.isfinite(literal_cost).all() and (literal_cost >= 0).all()):
+            raise ValueError(f"literal_cost must hold one finite number >= 0 per literal ({A.shape[1]}), "
+                             f"got shape {literal_cost.shape}")
     c_pos, c_neg = class_costs(weights)
     keep = sw > 0
     pos, neg = keep & y, keep & ~y
     A_pos, pos_weight = _merge(A[pos], c_pos * sw[pos])
     A_neg, neg_weight = _merge(A[neg], c_neg * sw[neg])
-    return RuleSetProblem(A_pos, pos_weight, A_neg, neg_weight, lam, budget)
+    return RuleSetProblem(A_pos, pos_weight, A_neg, neg_weight, lam, budget, literal_cost)
 
 
 def conjunction_extents(A: np.ndarray, terms: list[tuple[int, ...]]) -> np.ndarray:
@@ -185,7 +203,8 @@ class ConjunctionPool:
 
     Each term is a sorted tuple of distinct literal indices. The pool stores, per term, its
     extent on the distinct positive rows (the master's constraint columns), its weighted count
-    of covered negatives and its size.
+    of covered negatives (``neg_cost``, plus the problem's literal costs of its literals) and its
+    size.
 
     Examples
     --------
@@ -225,7 +244,9 @@ class ConjunctionPool:
         if new:
             P = self.problem
             self.cover = np.hstack([self.cover, conjunction_extents(P.A_pos, new)])
-            self.neg_cost = np.concatenate([self.neg_cost, P.neg_weight @ conjunction_extents(P.A_neg, new)])
+            # the term's cost beyond lam (1 + |k|) rides with its negatives' cost
+            extra = P.term_costs(new) - P.lam * (1.0 + np.array([len(t) for t in new], dtype=np.float64))
+            self.neg_cost = np.concatenate([self.neg_cost, P.neg_weight @ conjunction_extents(P.A_neg, new) + extra])
             self.sizes = np.concatenate([self.sizes, [len(t) for t in new]]).astype(np.intp)
             self.terms.extend(new)
         return len(new)
@@ -242,7 +263,8 @@ class ConjunctionPool:
         return pool
 
     def costs(self) -> np.ndarray:
-        """Objective coefficients ``c_k = sum_Z v_i a_ik + lam (1 + |k|)`` of the pool's columns."""
+        """Objective coefficients ``c_k = sum_Z v_i a_ik + lam (1 + |k|)`` (plus the literal
+        costs ``e_j`` of its literals) of the pool's columns."""
         return self.neg_cost + self.problem.lam * (1.0 + self.sizes)
 
     def reduced_costs(self, mu: np.ndarray, nu: float) -> np.ndarray:

@@ -6,12 +6,13 @@ reduced cost of a conjunction K is
     ``rc(K) = sum_{i in Z} v_i a_iK - sum_{i in P} mu_i a_iK + (lam + nu) (1 + |K|)``.
 
 With row weights ``mu_i`` on the positive rows and ``v_i`` on the negative rows, the first two
-terms are ``-(tp_w - fp_w)``: the weighted linear premise objective of K's extent. So
-minimizing ``rc`` over conjunctions of at most k literals is the exact weighted premise search
-restricted to conjunctions, with a cost ``lam + nu`` per literal
-(:func:`logicrules.fca.premise.search.find_best_premises` with ``objective="linear"``,
-``connectives=("and",)``, ``size_cost``), plus the empty conjunction (TRUE), priced here
-directly. When that search is exhaustive and finds no negative reduced cost, no conjunction of
+terms are ``-(tp_w - fp_w)``: a weighted linear objective of K's extent (the same as
+:func:`logicrules.fca.premise.search.find_best_premises` with ``objective="linear"``,
+``connectives=("and",)`` and ``size_cost``). :func:`price_exact` minimizes it exactly over
+conjunctions of at most k literals with
+:func:`~logicrules.lp.conjunction_search.least_conjunctions`, float matrix products whose cost
+does not grow with the number of distinct dual values, plus the empty conjunction (TRUE),
+priced here directly. When that search is exhaustive and finds no negative reduced cost, no conjunction of
 at most k literals can improve the master LP: its optimum is the LP optimum over the whole class.
 
 :func:`price_beam` goes beyond k heuristically: it extends the best columns of the pool one
@@ -27,7 +28,6 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from logicrules.formula import And, Formula, Literal
 from logicrules.lp.master import RuleSetProblem, conjunction_extents
 from logicrules.lp.solvers import _row_groups
 
@@ -74,7 +74,7 @@ def reduced_costs(problem: RuleSetProblem, mu: np.ndarray, nu: float, terms: lis
     sizes = np.array([len(t) for t in terms], dtype=np.float64)
     gain = mu @ conjunction_extents(problem.A_pos, terms)
     loss = problem.neg_weight @ conjunction_extents(problem.A_neg, terms)
-    return loss - gain + (problem.lam + nu) * (1.0 + sizes)
+    return loss - gain + problem.term_costs(terms) + nu * (1.0 + sizes)
 
 
 def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
@@ -106,18 +106,13 @@ def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
     return X[nonzero], signed[nonzero] > 0, np.abs(signed[nonzero]), literals
 
 
-def _term(formula: Formula) -> tuple[int, ...]:
-    """The literal indices of a conjunction of (non-negated) column literals."""
-    leaves = formula.operands if isinstance(formula, And) else (formula,)
-    if not all(isinstance(leaf, Literal) and not leaf.negated and isinstance(leaf.attribute, int)
-               for leaf in leaves):
-        raise RuntimeError(f"the pricing search returned {formula}, not a conjunction of column literals")
-    return tuple(sorted(leaf.attribute for leaf in leaves))
-
-
 def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: int, *, top_k: int = 10,
-                backend: str = "auto", time_limit: float | None = None) -> Pricing:
+                time_limit: float | None = None, first_found: bool = False) -> Pricing:
     """The conjunctions of at most ``max_size`` literals with the least reduced costs, exactly.
+
+    The rows are reduced by :func:`pricing_rows`, then searched by
+    :func:`~logicrules.lp.conjunction_search.least_conjunctions` (weighted counts by float
+    matrix products, so its time does not depend on how many distinct values the duals take).
 
     Parameters
     ----------
@@ -129,16 +124,19 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     max_size : int
         Largest conjunction, 1 to 4.
     top_k : int, default 10
-        Number of distinct extents returned (several columns per round).
-    backend : str, default "auto"
-        Backend of the premise search ("auto", "numba", "torch").
+        Number of conjunctions returned (several columns per round).
     time_limit : float, optional
-        Seconds for the premise search; a stopped search is not ``complete``.
+        Seconds for the search; a stopped search is not ``complete``.
+    first_found : bool, default False
+        Stop the search as soon as it holds ``2 top_k`` columns of negative reduced cost
+        (``stop_when_full`` of the search; then not ``complete``): cheap columns for the early
+        rounds of column generation. A search that runs to its end is ``complete`` all the same.
 
     Returns
     -------
     Pricing
-        The ``top_k`` best conjunctions (the empty one, TRUE, included), least reduced cost first.
+        The ``top_k`` best conjunctions of negative reduced cost (the empty one, TRUE,
+        included), least reduced cost first, with distinct extents.
 
     Examples
     --------
@@ -149,7 +147,7 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     >>> pricing.terms, round(pricing.least, 6), pricing.complete
     ([(0, 1)], -1.7, True)
     """
-    from logicrules.fca.premise.search import find_best_premises
+    from logicrules.lp.conjunction_search import least_conjunctions
 
     start = time.perf_counter()
     mu = np.asarray(mu, dtype=np.float64)
@@ -159,19 +157,25 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     # (dropped literals, or rows of net weight 0 only) have reduced costs >= 0
     terms = [()]
     values = [float(problem.neg_weight.sum() - mu.sum() + cost)]
-    least = min(values[0], 0.0)
     complete = True
     if X.shape[0] and literals.size:
-        results, stats = find_best_premises(X, y, max_size=int(max_size), objective="linear", sample_weight=weight,
-                                            connectives=("and",), size_cost=cost, top_k=int(top_k),
-                                            negations=False, backend=backend, time_limit=time_limit,
-                                            return_stats=True)
-        complete = bool(stats.complete)
-        terms += [tuple(int(literals[j]) for j in _term(r.formula)) for r in results]
-        values += [-float(r.score) + cost for r in results]
-        least = min(least, min(values))
+        # a few more than top_k: some of them may share an extent
+        extra = None if problem.literal_cost is None else problem.literal_cost[literals]
+        found, found_values, complete = least_conjunctions(X, y, weight, cost, int(max_size), top_k=2 * int(top_k),
+                                                           time_limit=time_limit, stop_when_full=first_found,
+                                                           literal_cost=extra)
+        terms += [tuple(int(literals[j]) for j in t) for t in found]
+        values += found_values.tolist()
+    least = min(min(values), 0.0)
     values = np.asarray(values)
-    order = np.argsort(values, kind="stable")[:int(top_k)]
+    order = np.argsort(values, kind="stable")
+    order = order[values[order] < 0]
+    if order.size > 1:  # one column per extent: the cheapest term of each (least reduced cost first)
+        extents = np.packbits(conjunction_extents(np.vstack([problem.A_pos, problem.A_neg]),
+                                                  [terms[k] for k in order]), axis=0)
+        _, first = np.unique(extents, axis=1, return_index=True)
+        order = order[np.sort(first)]
+    order = order[:int(top_k)]
     return Pricing([terms[k] for k in order], values[order], least, complete, time.perf_counter() - start)
 
 
@@ -204,6 +208,8 @@ def price_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, seeds: list[t
         ext_neg = conjunction_extents(problem.A_neg, beam) * problem.neg_weight[:, None]
         sizes = np.array([len(t) for t in beam], dtype=np.float64)
         rc = ext_neg.T @ A_neg - ext_pos.T @ A_pos + cost * (2.0 + sizes)[:, None]   # (beam, m)
+        if problem.literal_cost is not None:
+            rc += problem.literal_cost[None, :] + np.array([problem.literal_cost[list(t)].sum() for t in beam])[:, None]
         for b, term in enumerate(beam):
             rc[b, list(term)] = np.inf   # a literal already in the term adds nothing
         order = np.argsort(rc, axis=None, kind="stable")

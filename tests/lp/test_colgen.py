@@ -200,6 +200,22 @@ def test_exact_pricing_finds_the_brute_force_least_reduced_cost():
             assert pricing.least <= least + 1e-9 and pricing.least >= -1e-9
 
 
+def test_exact_pricing_with_all_distinct_weights_and_duals():
+    for seed in range(12):
+        rng = np.random.default_rng(100 + seed)
+        n, m = int(rng.integers(8, 40)), int(rng.integers(3, 7))
+        A, y = random_rule_instance(rng, n, m, float(rng.uniform(0.3, 0.8)))
+        problem = build_rule_set_problem(A, y, float(rng.uniform(0.01, 0.3)), sample_weight=rng.uniform(0.1, 3.0, n))
+        mu = rng.random(len(problem.pos_weight)) * problem.pos_weight
+        nu = float(rng.choice([0.0, 0.1]))
+        for k in (2, 3, 4):
+            pricing = price_exact(problem, mu, nu, k, top_k=4)
+            least, _ = brute_force_least(*_stacked(problem, mu), nu, problem.lam, k)
+            assert pricing.complete
+            assert np.allclose(pricing.reduced_costs, reduced_costs(problem, mu, nu, pricing.terms), atol=1e-9)
+            assert pricing.least == pytest.approx(min(least, 0.0), abs=1e-9)
+
+
 def test_pricing_rows_reduction_keeps_every_negative_term():
     for seed in range(8):
         rng, A, y, sw, lam, _ = _instance(seed, n=40, m=6)
@@ -236,6 +252,29 @@ def test_learn_dnf_cg_is_certified_against_brute_force():
         assert fit.mip_objective >= fit.lp_bound - 1e-6
         report = fit.report()
         assert {"iterations", "pool_size", "lp_bound", "mip_gap", "seconds"} <= set(report)
+
+
+def test_literal_cost_breaks_ties_between_equal_literals():
+    # columns 0 and 1 are equal on every row: the cheaper one is chosen, by either pricing
+    rng = np.random.default_rng(3)
+    A = rng.random((40, 4)) < 0.5
+    A[:, 1] = A[:, 0]
+    y = A[:, 0] & A[:, 2]
+    for cost, expected in (([0.0, 0.01, 0.0, 0.0], [0, 2]), ([0.01, 0.0, 0.0, 0.0], [1, 2])):
+        for width in (0, 10):
+            fit = learn_dnf_cg(A, y, 0.5, literal_cost=np.array(cost), heuristic_width=width)
+            assert [t.tolist() for t in fit.terms] == [expected] and fit.certified
+    problem = build_rule_set_problem(A, y, 0.5, literal_cost=np.array([0.0, 0.01, 0.3, 0.0]))
+    mu = np.ones(len(problem.pos_weight)) * 0.9
+    A_all, y_all, weight, mu_rows = _stacked(problem, mu)
+    pricing = price_exact(problem, mu, 0.0, 3)
+    terms = all_conjunctions(4, 3)
+    brute = [reduced_cost(A_all, y_all, weight, mu_rows, 0.0, 0.5, t) + problem.literal_cost[list(t)].sum()
+             for t in terms]
+    assert pricing.least == pytest.approx(min(min(brute), 0.0), abs=1e-9)
+    assert np.allclose(pricing.reduced_costs, reduced_costs(problem, mu, 0.0, pricing.terms), atol=1e-12)
+    with pytest.raises(ValueError, match="literal_cost"):
+        build_rule_set_problem(A, y, 0.5, literal_cost=[-1.0, 0, 0, 0])
 
 
 def test_cnf_by_de_morgan():
