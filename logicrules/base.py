@@ -218,6 +218,8 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         -------
         self
         """
+        if is_dask_collection(X):
+            return self._fit_dask(X, y, sample_weight)
         X, target, weights = self._validate_training_data(X, y, sample_weight)
         self._budget = MemoryBudget(getattr(self, "memory_limit", None))
         context = self._fit_binarizer(X, weights)
@@ -227,6 +229,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         formula = self._fit_packed(context, target, weights)
         self._finish_fit(formula, list(context.attributes), context, target, weights)
         return self
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on a dask collection X (a learner that fits from dask partitions overrides
+        this, see :mod:`logicrules.dask_fit`); by default a TypeError saying what to do."""
+        check_not_dask(X=X, y=y, sample_weight=sample_weight)
 
     def _is_multiclass(self) -> bool:
         return len(self.classes_) > 2
@@ -416,11 +423,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _finish_fit(self, formula: Formula, names: list[str], Xb: np.ndarray | FormalContext,
                     y: np.ndarray, weights: np.ndarray | None = None,
-                    conditions: dict[str, Any] | None = None) -> None:
+                    conditions: dict[str, Any] | None = None,
+                    row_counts: np.ndarray | None = None) -> None:
         """Store the learned formula and its training statistics (``Xb`` dense or packed).
 
         ``conditions``: attribute name -> Condition of the literals (the fitted binarizer's when
-        None); a per-class rule of a multiclass model gets its model's.
+        None); a per-class rule of a multiclass model gets its model's. ``row_counts``: how many
+        identical training rows each row of ``Xb`` stands for (default one each).
         """
         if not isinstance(formula, Formula):
             raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
@@ -432,9 +441,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         conditions = self._conditions() if conditions is None else conditions
         self.raw_formula_ = with_conditions(formula, conditions) if conditions else formula
         self.formula_ = simplify_on_domain(self.raw_formula_, order=self.attribute_names_)
-        self.rules_ = self._rules_frame(Xb, y)
+        self.rules_ = self._rules_frame(Xb, y, row_counts)
         masks, sides, rest_side = self._cells(Xb)
         y_index = y.astype(np.intp)
+        if row_counts is not None:
+            weights = np.asarray(row_counts, dtype=np.float64)
         counts = probability.cell_counts(masks, y_index, 2, weights)
         # the rest cell holds the rows matched by no cell on the side the rule predicts for them
         cells = probability.assign_cells(masks, sides, self._evaluate(Xb),
@@ -582,8 +593,10 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         """Truth values (n, len(literals)) of literals over the binarized attributes."""
         return presentation.literal_matrix(Xb, self.attribute_names_, literals)
 
-    def _rules_frame(self, Xb: np.ndarray | FormalContext, y: np.ndarray) -> pd.DataFrame:
-        return presentation.rules_frame(self.formula_, Xb, self.attribute_names_, y, self._evaluate(Xb))
+    def _rules_frame(self, Xb: np.ndarray | FormalContext, y: np.ndarray,
+                     row_counts: np.ndarray | None = None) -> pd.DataFrame:
+        return presentation.rules_frame(self.formula_, Xb, self.attribute_names_, y, self._evaluate(Xb),
+                                        row_counts=row_counts)
 
     def get_rules(self, X=None, y=None) -> pd.DataFrame:
         """The rule term by term (clause by clause, or as one checklist), then as a whole.

@@ -106,7 +106,7 @@ def part_text(kind: str, part: list[Literal], formula: Formula) -> str:
 
 
 def rules_frame(formula: Formula, Xb: np.ndarray, names: Sequence[str], y: np.ndarray,
-                fires: np.ndarray | None = None) -> pd.DataFrame:
+                fires: np.ndarray | None = None, row_counts: np.ndarray | None = None) -> pd.DataFrame:
     """The rule part by part, then whole, with support, precision and coverage on rows.
 
     Parameters
@@ -120,6 +120,8 @@ def rules_frame(formula: Formula, Xb: np.ndarray, names: Sequence[str], y: np.nd
         Whether each row is in the positive class.
     fires : ndarray of bool, optional
         Where the whole rule holds (default: evaluated).
+    row_counts : ndarray of int, shape (n,), optional
+        How many identical rows each row stands for (default 1): the rows of a type histogram.
 
     Returns
     -------
@@ -130,21 +132,23 @@ def rules_frame(formula: Formula, Xb: np.ndarray, names: Sequence[str], y: np.nd
         when the support is 0) and ``coverage``.
     """
     kind, parts = rule_parts(formula)
-    n = n_rows(Xb)
+    counts = np.ones(n_rows(Xb), dtype=np.int64) if row_counts is None else np.asarray(row_counts)
+    n = int(counts.sum())
     if fires is None:
         fires = formula.evaluate(Xb, feature_names=list(names))
     rows = []
     for part in parts:
         holds = part_holds(formula, kind, part, literal_matrix(Xb, names, part))
-        rows.append(_row(part_text(kind, part, formula), _PART[kind], len(part), holds, y, n))
+        rows.append(_row(part_text(kind, part, formula), _PART[kind], len(part), holds, y, counts))
     if len(rows) != 1:  # the whole rule, unless it is its one part
-        rows.append(_row(str(formula), "rule", formula.size, np.asarray(fires, dtype=bool), y, n))
+        rows.append(_row(str(formula), "rule", formula.size, np.asarray(fires, dtype=bool), y, counts))
     return pd.DataFrame(rows, columns=RULE_COLUMNS)
 
 
-def _row(text: str, part: str, size: int, holds: np.ndarray, y: np.ndarray, n: int) -> dict:
-    support = int(holds.sum())
-    positives = int((holds & y).sum())
+def _row(text: str, part: str, size: int, holds: np.ndarray, y: np.ndarray, counts: np.ndarray) -> dict:
+    n = int(counts.sum())
+    support = int(counts[holds].sum())
+    positives = int(counts[holds & y].sum())
     return {"rule": text, "part": part, "size": int(size), "support": support,
             "precision": positives / support if support else float("nan"),
             "coverage": support / n if n else float("nan")}

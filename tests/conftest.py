@@ -14,9 +14,9 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def dask_client():
-    """A small dask LocalCluster (2 in-process workers) with its Client, shared by the tests;
+    """A small dask LocalCluster (2 in-process workers) with its Client, shared by a module's tests;
     skipped with the reason when dask.distributed is missing or cannot start here."""
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed")
     try:

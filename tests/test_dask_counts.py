@@ -91,7 +91,7 @@ def test_verbose_prints_one_line_per_pass(capsys):
         counts.literal_counts()
         counts.gram()
     lines = capsys.readouterr().err.strip().splitlines()
-    assert len(lines) == 2 and lines[0].startswith("dask pass 1: literal counts over 3 partitions")
+    assert len(lines) == 2 and lines[0].startswith("dask pass: literal counts over 3 partitions")
 
 
 def test_counts_on_a_local_cluster(dask_client):

@@ -36,7 +36,7 @@ from typing import Any
 import numpy as np
 
 from logicrules.fca import bitset
-from logicrules.fca.counts import Counts, RowBlock, _check_rows
+from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock, _check_rows, _type_histogram
 from logicrules.progress import pass_line
 
 __all__ = ["DaskCounts", "RowSplit", "dask_partitions", "partition_rows", "tree_sum"]
@@ -194,10 +194,12 @@ def partition_rows(number: int, part: Any, others: Sequence[Any], rows: Callable
 
 
 def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: int, part: Any,
-                labels: Any, weights: Any, rows: Callable | None) -> RowBlock:
+                labels: Any, weights: Any, rows: Callable | None, validation: RowSplit | None = None) -> RowBlock:
     """Binarize and pack one partition (its kept rows) into a RowBlock."""
     part, (labels, weights) = partition_rows(number, part, (labels, weights), rows)
     n = len(part)
+    if validation is not None:  # classes label + 2 (validation row)
+        labels = np.asarray(labels).astype(np.intp) + 2 * validation.validation(number, n)
     if binarizer is None:
         from logicrules.validation import as_boolean_matrix
 
@@ -237,20 +239,25 @@ class DaskCounts(Counts):
         (``x0, x1, ...`` for an array) without a binarizer.
     rows : callable ``(partition number, n_rows) -> bool mask``, optional
         Keep only these rows of each partition (e.g. a :class:`RowSplit`); picklable.
+    validation : RowSplit, optional
+        Count a two-class target as four classes, ``label + 2 * (validation row)``: the
+        training and the validation part of the split in the same passes (``n_classes=4``).
     verbose : int, default 0
         1 or more: one line on stderr per pass (what was counted, partitions, seconds).
 
     Notes
     -----
-    Nothing is cached: every count reads and binarizes the partitions again (``persist()``
-    the collection first when it is expensive to produce). Memory: a worker holds one
+    Every pass reads and binarizes the partitions again (``persist()`` the collection first
+    when it is expensive to produce); the result of each count is kept, so asking the same
+    count twice makes one pass (dask collections do not change). Memory: a worker holds one
     partition, its binarization (one bit per row and attribute, plus the binarizer's chunk of
     booleans) and one partial count; the driver holds the partial counts of a reduction.
     """
 
     def __init__(self, X: Any, labels: Any, binarizer: Any = None, weights: Any = None,
                  n_classes: int = 2, attributes: Sequence[str] | None = None,
-                 rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0) -> None:
+                 rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0,
+                 validation: RowSplit | None = None) -> None:
         if attributes is None:
             if binarizer is not None:
                 attributes = [c.name for c in binarizer.conditions_]
@@ -266,8 +273,10 @@ class DaskCounts(Counts):
         self._binarizer = binarizer
         self._weighted = weights is not None
         self._rows = rows
+        self._validation = validation
         self.verbose = verbose
         self.n_passes = 0
+        self._cache: dict[Any, Any] = {}
 
     @property
     def weighted(self) -> bool:
@@ -283,26 +292,57 @@ class DaskCounts(Counts):
 
         binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
         make = dask.delayed(_make_block, pure=True)
-        return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows)
+        return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
+                     self._validation)
                 for number, (part, labels, weights) in enumerate(self._parts)]
 
-    def lazy(self, kernel: Callable[[RowBlock], Any]) -> Any:
-        """The delayed tree sum of ``kernel`` over the partitions (for several counts in one pass,
-        compute several of them together with :func:`dask.compute`)."""
+    def lazy(self, kernel: Callable[[RowBlock], Any], blocks: list[Any] | None = None) -> Any:
+        """The delayed tree sum of ``kernel`` over the partitions (``blocks``: the partitions'
+        delayed RowBlocks, to share them among several kernels computed in one pass)."""
         import dask
 
         apply = dask.delayed(_apply, pure=True)
-        return tree_sum([apply(kernel, block) for block in self._block_tasks()])
+        return tree_sum([apply(kernel, block) for block in (blocks or self._block_tasks())])
 
     def _reduce(self, kernel: Callable[[RowBlock], Any]) -> Any:
+        key = _kernel_key(kernel)
+        if key not in self._cache:
+            self._compute({key: kernel}, _kernel_name(kernel))
+        value = self._cache[key]
+        return value.copy() if isinstance(value, np.ndarray) else value  # callers may write to it
+
+    def _compute(self, kernels: dict[Any, Callable], what: str, also: Sequence[DaskCounts] = ()) -> None:
+        """One pass: every kernel on this object's and on ``also``'s rows, results cached."""
         import dask
 
         start = time.perf_counter()
-        (total,) = dask.compute(self.lazy(kernel))
+        jobs = [(counts, key, kernel) for counts in (self, *also) for key, kernel in kernels.items()
+                if key not in counts._cache]
+        tasks, blocks = [], {}
+        for counts, _, kernel in jobs:
+            if id(counts) not in blocks:
+                blocks[id(counts)] = counts._block_tasks()
+            tasks.append(counts.lazy(kernel, blocks[id(counts)]))
+        for (counts, key, _), total in zip(jobs, dask.compute(*tasks)):
+            counts._cache[key] = total
         self.n_passes += 1
-        pass_line(self.verbose, f"dask pass {self.n_passes}: {_kernel_name(kernel)} over "
-                                f"{self.n_partitions} partitions", time.perf_counter() - start)
-        return total
+        pass_line(self.verbose, f"dask pass: {what} over {self.n_partitions} partitions",
+                  time.perf_counter() - start)
+
+    def prefetch_type_histograms(self, column_sets: Sequence[Sequence[Any]],
+                                 also: Sequence[DaskCounts] = ()) -> None:
+        """Count the type histograms of several column sets, on these rows and on the rows of
+        ``also`` (e.g. the validation part), in one pass; later :meth:`type_histogram` calls
+        of those columns read the result."""
+        kernels = {}
+        for columns in column_sets:
+            index = self.attribute_indices(columns)
+            if index.size > MAX_TYPE_FEATURES:
+                raise ValueError(f"a type histogram holds at most {MAX_TYPE_FEATURES} columns, got {index.size}")
+            kernel = functools.partial(_type_histogram, columns=index)
+            kernels[_kernel_key(kernel)] = kernel
+        if kernels:
+            self._compute(kernels, f"{len(kernels)} type histograms", also)
 
     def _blocks(self) -> Iterator[RowBlock]:
         import dask
@@ -311,6 +351,15 @@ class DaskCounts(Counts):
             (block,) = dask.compute(task)
             if block.n_rows:
                 yield block
+
+
+def _kernel_key(kernel: Callable) -> Any:
+    """A hashable key of a kernel: the function and its keyword arguments (arrays as tuples)."""
+    if not isinstance(kernel, functools.partial):
+        return kernel
+    frozen = tuple(sorted((k, (v.shape, tuple(v.ravel().tolist())) if isinstance(v, np.ndarray) else v)
+                          for k, v in kernel.keywords.items()))
+    return kernel.func, tuple(kernel.args), frozen
 
 
 def _kernel_name(kernel: Callable) -> str:

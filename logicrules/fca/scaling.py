@@ -1148,14 +1148,19 @@ class QuantileBinarizer(_BaseBinarizer):
                          else _weighted_quantiles(present, weights, levels))
             gaps = np.searchsorted(distinct, quantiles, side="right") - 1
             gaps = np.unique(gaps[gaps < distinct.size - 1])
+        pairs = [(float(distinct[gap]), float(distinct[gap + 1])) for gap in gaps]
+        return self._gap_conditions(column, pairs), None
+
+    def _gap_conditions(self, column: str, gaps: list[tuple[float, float]]) -> list[Condition]:
+        """``x <= t`` (and ``x > t``) for a short ``t`` in each gap ``(lo, hi)`` between two
+        consecutive distinct values."""
         conditions = []
-        for gap in gaps:
-            lo, hi = float(distinct[gap]), float(distinct[gap + 1])
+        for lo, hi in gaps:
             threshold = _short_threshold(lo, hi, near_low=False)
             conditions.append(Condition(column, "<=", threshold))
             if self.negations:
                 conditions.append(Condition(column, ">", threshold))
-        return conditions, None
+        return conditions
 
 
 QuantileBinarizer.__doc__ = QuantileBinarizer.__doc__.replace("{attributes}", _ATTRIBUTES_DOC)

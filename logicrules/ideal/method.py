@@ -38,9 +38,10 @@ from sklearn.utils.validation import has_fit_parameter
 from logicrules import probability
 from logicrules.base import RuleClassifier, make_binarizer
 from logicrules.conditions import with_conditions
+from logicrules.distributed import is_dask_collection
 from logicrules.fca.bitset import pack_columns
 from logicrules.fca.context import FormalContext
-from logicrules.fca.counts import ContextCounts, TypeHistogram
+from logicrules.fca.counts import ContextCounts, Counts, TypeHistogram
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf, validated_bounded_dnf
@@ -316,6 +317,10 @@ class IdealDNFClassifier(RuleClassifier):
         self
         """
         self._check_protocol(sample_weight)
+        if is_dask_collection(X):  # every step from counts over the partitions
+            from logicrules.ideal.dask_fit import fit_ideal_from_dask
+
+            return fit_ideal_from_dask(self, X, y, sample_weight)
         if self.binarizer is None or (isinstance(self.binarizer, str) and self.binarizer == "passthrough"):
             # fixed boolean data: nothing to re-binarize (_fit_formula)
             return super().fit(X, y, sample_weight=sample_weight)
@@ -450,7 +455,9 @@ class IdealDNFClassifier(RuleClassifier):
         ``context`` holds every row; the training and validation parts are told apart by the
         class index ``y + 2 valid``, so one counting pass gives both parts' counts."""
         n_max = min(int(self.max_features), context.n_attributes)
-        counts = ContextCounts(context, y.astype(np.intp) + 2 * valid, weights=w, n_classes=4)
+        # dask partitions come as their counts, with the classes y + 2 valid already
+        counts = context if isinstance(context, Counts) else \
+            ContextCounts(context, y.astype(np.intp) + 2 * valid, weights=w, n_classes=4)
         tables = _TrainingTables(counts, rule)
         with progress_bar(n_max, "features l", self.verbose) as bar:
             if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
@@ -536,7 +543,8 @@ class IdealDNFClassifier(RuleClassifier):
         columns = [index[f] for f in features]
         self.selected_features_ = list(features)
         self._selected_columns = np.array(columns, dtype=np.intp)
-        histogram = ContextCounts(Xb, y, weights=w).type_histogram(columns)
+        counts = Xb if isinstance(Xb, Counts) else ContextCounts(Xb, y, weights=w)  # dask: counts
+        histogram = counts.type_histogram(columns)
         self.type_table_ = table_from_histogram(histogram, tuple(features), *rule)
         self.ideal_formula_ = with_conditions(self.type_table_.to_formula(), self._conditions())
         if len(features) <= self.simplify_max_variables:
@@ -546,7 +554,8 @@ class IdealDNFClassifier(RuleClassifier):
         else:
             self.formula_ = self.ideal_formula_
         self._bound_formula(histogram, names)
-        self.class_prior_ = float(np.average(y, weights=w))
+        totals = histogram.counts.sum(axis=1)
+        self.class_prior_ = float(np.average(y, weights=w)) if y is not None else float(totals[1] / totals.sum())
 
     def _bound_formula(self, histogram: TypeHistogram, names: list[str]) -> None:
         """With ``max_rule_size``, a final rule that prints longer becomes the most accurate
@@ -677,6 +686,9 @@ def _filter_path(counts: ContextCounts, tables: _TrainingTables, context: Formal
         else:
             scores = SCORERS[name](booleans)
         orders[name] = rank_features(scores)
+    if hasattr(counts, "prefetch_type_histograms"):  # dask: every candidate's histograms in one pass
+        sets = {tuple(int(c) for c in orders[name][:l]) for l in range(1, n_max + 1) for name in scorers}
+        counts.prefetch_type_histograms(sorted(sets))
     rows = []
     for l in range(1, n_max + 1):
         for name in scorers:
