@@ -224,7 +224,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self._budget = MemoryBudget(getattr(self, "memory_limit", None))
         context = self._fit_binarizer(X, weights)
         if self._is_multiclass():
-            self._fit_one_vs_rest(context, target, weights)
+            self._fit_multiclass(context, target, weights)
             return self
         formula = self._fit_packed(context, target, weights)
         self._finish_fit(formula, list(context.attributes), context, target, weights)
@@ -237,6 +237,11 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
     def _is_multiclass(self) -> bool:
         return len(self.classes_) > 2
+
+    def _fit_multiclass(self, context: FormalContext, target: np.ndarray, weights: np.ndarray | None) -> None:
+        """More than two classes (``target`` the class indices): one rule per class by default; a
+        learner with a native multiclass form overrides this."""
+        self._fit_one_vs_rest(context, target, weights)
 
     def _fit_one_vs_rest(self, context: FormalContext, target: np.ndarray,
                          weights: np.ndarray | None) -> None:
@@ -271,13 +276,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self.attribute_names_ = list(names)
         self.raw_formula_ = {label: sub.raw_formula_ for label, sub in self.estimators_.items()}
         self.formula_ = {label: sub.formula_ for label, sub in self.estimators_.items()}
-        self.rules_ = self._per_class(lambda label, sub: sub.rules_)
+        self.rules_ = self._per_class(lambda label: self.estimators_[label].rules_)
 
     def _per_class(self, frame_of) -> pd.DataFrame:
-        """Concatenate a per-class frame of every one-vs-rest rule, with a ``class`` column."""
+        """Concatenate the frames ``frame_of(label)`` of every class's rule, with a ``class`` column."""
         frames = []
-        for label, sub in self.estimators_.items():
-            frame = frame_of(label, sub).copy()
+        for label in self.formula_:
+            frame = frame_of(label).copy()
             frame.insert(0, "class", [label] * len(frame))
             frames.append(frame)
         return pd.concat(frames, ignore_index=True)
@@ -623,7 +628,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         y = np.asarray(y)
         if self._is_multiclass():  # one block per class, counted for that class against the rest
             frame = self._binarized_frame(X)
-            return self._per_class(lambda label, sub: sub.get_rules(frame, y == label))
+            return self._per_class(lambda label: self.estimators_[label].get_rules(frame, y == label))
         return self._rules_frame(self.binarize(X), y == self.pos_label_)
 
     def _binarized_frame(self, X) -> pd.DataFrame:
@@ -665,12 +670,14 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             return texts
         X = self._check_X(X, reset=False)
         Xb = self.binarize(X)
+        return presentation.explanations(self.formula_, Xb, self.attribute_names_, self._evaluate(Xb),
+                                         self._binary_labels(), self._missing(X))
+
+    def _missing(self, X) -> dict[str, np.ndarray]:
+        """Which rows of checked X have a missing value, for each column a condition reads."""
         frame = X if hasattr(X, "iloc") else pd.DataFrame(X, columns=self._input_names(), copy=False)
         columns = {c.column for c in self._conditions().values()}
-        missing = {str(c): frame[c].isna().to_numpy() for c in frame.columns if str(c) in columns}
-        labels = self._binary_labels()
-        return presentation.explanations(self.formula_, Xb, self.attribute_names_, self._evaluate(Xb),
-                                         labels, missing)
+        return {str(c): frame[c].isna().to_numpy() for c in frame.columns if str(c) in columns}
 
     def __str__(self) -> str:
         if hasattr(self, "formula_") and isinstance(self.formula_, dict):

@@ -27,6 +27,7 @@ from sklearn.utils.validation import check_is_fitted
 from logicrules.export import _conditions_of
 from logicrules.fca.scaling import _format_category, format_value
 from logicrules.formula import Literal
+from logicrules.presentation import rule_parts
 
 __all__ = ["literal_meaning", "report"]
 
@@ -143,21 +144,22 @@ def _words(model: Any, literal: Literal) -> str:
     return _e(meaning)
 
 
-def _checklist(model: Any, kind: str, terms: list[list[Literal]]) -> tuple[list[Literal], int] | None:
+def _checklist(formula: Any, kind: str, terms: list[list[Literal]]) -> tuple[list[Literal], int] | None:
     """(items, m) of an m-of-n rule (an ``AtLeast`` formula), None for any other rule.
 
     The words describe ``formula_``, the rule ``predict`` uses (domain simplification may have
     rewritten a checklist, e.g. "at least 1 of" into an OR).
     """
     if kind == "checklist":
-        return terms[0], int(model.formula_.m)
+        return terms[0], int(formula.m)
     return None
 
 
-def _rule_words(model: Any, rule: Any, kind: str, terms: list[list[Literal]], then: str, otherwise: str) -> str:
-    """The rule of ``rule`` (the model itself, or one class's model) in words, literals read
-    through ``model``'s binarizer."""
-    checklist = _checklist(rule, kind, terms)
+def _rule_words(model: Any, formula: Any, kind: str, terms: list[list[Literal]], then: str,
+                otherwise: str) -> str:
+    """A rule's formula (the model's, or one class's) in words, literals read through
+    ``model``'s binarizer."""
+    checklist = _checklist(formula, kind, terms)
     if checklist is not None:
         items, m = checklist
         listed = "".join(f"<li>{_words(model, lit)}</li>" for lit in items)
@@ -396,34 +398,39 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
         raise ValueError(f"y has classes the model does not know: {', '.join(unknown)}; the model's "
                          f"classes are {model.classes_.tolist()} (label y as in training)")
     multiclass = _is_multiclass(model)
-    if multiclass:  # one rule per class, each for that class against the rest
-        rules_of = [(sub, label) for label, sub in model.estimators_.items()]
+    per_class = multiclass and hasattr(model, "estimators_")
+    if multiclass:  # one rule per class
+        rules_of = list(model.formula_.items())
         positive = None
         classes: Sequence[Any] = model.classes_.tolist()
     else:
         negative, positive = _labels(model)
-        rules_of = [(model, positive)]
+        rules_of = [(positive, model.formula_)]
         classes = (negative, positive)
     words, literals, kinds = [], [], set()
-    if multiclass:
+    if per_class:
         words.append('<p class="note">One rule per class, each learned for that class against all the '
                      "others. The model predicts the most probable class: a rule that holds beats every "
                      "rule that does not, and ties go to the first class.</p>")
-    for rule, label in rules_of:
-        kind, terms = rule._terms()
+    elif multiclass:
+        words.append('<p class="note">One rule per class: every combination of the selected attributes '
+                     "predicts the class most frequent among its training rows, so exactly one rule "
+                     "holds on every row.</p>")
+    for label, formula in rules_of:
+        kind, terms = rule_parts(formula)
         kinds.add(kind)
-        checklist = _checklist(rule, kind, terms)
+        checklist = _checklist(formula, kind, terms)
         literals += _literals_of(terms) if checklist is None else checklist[0]
         if multiclass:
             then = f"the rule speaks for class <b>{_e(label)}</b>."
             otherwise = f"no row is given class <b>{_e(label)}</b> by its rule."
-            text = f"IF {rule.formula_} THEN {label}"
+            text = f"IF {formula} THEN {label}"
             words.append(f"<h3>Class {_e(label)}</h3>")
         else:
             then = f"predict <b>{_e(positive)}</b>; otherwise predict <b>{_e(negative)}</b>."
             otherwise = f"always predict <b>{_e(negative)}</b>."
-            text = f"IF {rule.formula_} THEN {positive} ELSE {negative}"
-        words.append(f'<div class="rule">{_rule_words(model, rule, kind, terms, then, otherwise)}</div>'
+            text = f"IF {formula} THEN {positive} ELSE {negative}"
+        words.append(f'<div class="rule">{_rule_words(model, formula, kind, terms, then, otherwise)}</div>'
                      f'<p class="note">As a formula over the binarized attributes:</p>'
                      f'<code class="formula">{_e(text)}</code>')
     literals = list(dict.fromkeys(literals))
@@ -447,9 +454,9 @@ def report(model: Any, X: Any, y: Any, *, title: str | None = None, description:
     ]
     if figures:
         try:
-            if multiclass:
+            if per_class:
                 Xb = model._binarized_frame(X)
-                drawn = [figure for rule, label in rules_of
+                drawn = [figure for label, rule in model.estimators_.items()
                          for figure in _figures(rule, Xb, labels == label, lams, suffix=f", class {label}")]
             else:
                 drawn = _figures(model, X, labels, lams)

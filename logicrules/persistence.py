@@ -141,10 +141,12 @@ def save_model(model: Any, path: str | os.PathLike) -> None:
 
 
 def _document(model: Any) -> dict:
-    """The JSON document of a fitted model; a multiclass model nests one per class."""
+    """The JSON document of a fitted model; a one-vs-rest model nests one per class, a native
+    multiclass model lists one formula per class under ``formulas``."""
     name = type(model).__name__
     required = set(_PREDICT_STATE.get(name, ()))
     multiclass = isinstance(model.formula_, dict)
+    per_class = multiclass and hasattr(model, "estimators_")
     state, omitted = {}, []
     for attr, value in vars(model).items():
         if attr in _CORE or not (attr.endswith("_") or attr.startswith("_")) or attr.startswith("__"):
@@ -173,8 +175,10 @@ def _document(model: Any) -> dict:
         "state": state,
         "omitted": sorted(omitted),
     }
-    if multiclass:  # one model per class, in the order of classes_
+    if per_class:  # one model per class, in the order of classes_
         document["estimators"] = [_document(model.estimators_[label]) for label in model.classes_.tolist()]
+    elif multiclass:  # one formula per class, in the order of classes_
+        document["formulas"] = [formula_to_json(model.formula_[label]) for label in model.classes_.tolist()]
     return document
 
 
@@ -271,15 +275,27 @@ def _read_model(document: dict, budget: _Budget) -> Any:
     model.attribute_names_ = attributes
     model.binarizer_ = _decode_binarizer(document["binarizer"], budget)
     _check_attributes(model)
-    if len(model.classes_) > 2:
+    if len(model.classes_) > 2 and "formulas" not in document:
         _read_per_class(model, document, budget)
         _set_state(model, document["state"], budget, "state", reserved=(*_CORE, "estimators_"))
         return model
-    model.formula_ = formula_from_json(document["formula"])
-    unknown = {str(a) for a in model.formula_.attributes} - set(attributes)
+    if len(model.classes_) > 2:  # native multiclass: one formula per class
+        formulas = document["formulas"]
+        if document.get("formula") is not None or not isinstance(formulas, list) \
+                or len(formulas) != len(model.classes_):
+            raise ValueError(f"a model of {len(model.classes_)} classes needs 'formula': null and one formula "
+                             "per class under 'formulas'")
+        model.formula_ = {label: formula_from_json(tree) for label, tree in zip(model.classes_.tolist(), formulas)}
+    else:
+        model.formula_ = formula_from_json(document["formula"])
+    formulas = model.formula_.values() if isinstance(model.formula_, dict) else [model.formula_]
+    unknown = {str(a) for f in formulas for a in f.attributes} - set(attributes)
     if unknown:
         raise ValueError(f"the formula uses attributes missing from attribute_names: {sorted(unknown)[:5]}")
-    _set_state(model, document["state"], budget, "state", reserved=_CORE)
+    _set_state(model, document["state"], budget, "state", reserved=(*_CORE, "estimators_"))
+    if isinstance(model.formula_, dict):
+        _check_predicts(model)
+        return model
     if not hasattr(model, "pos_label_"):  # written before pos_label existed: classes_[1]
         model.pos_label_ = model.classes_[-1]
     if not any(model.pos_label_ == c for c in model.classes_.tolist()):
@@ -295,7 +311,11 @@ def _check_predicts(model: Any) -> None:
     rows[1] = True
     rows[2, ::2] = True
     try:
-        fires = np.asarray(model._evaluate(rows))
+        if isinstance(model.formula_, dict):  # native multiclass: one truth value per class and row
+            fires = np.column_stack([f.evaluate(rows, feature_names=model.attribute_names_)
+                                     for f in model.formula_.values()]).any(axis=1)
+        else:
+            fires = np.asarray(model._evaluate(rows))
         try:
             proba = np.asarray(model._proba(rows), dtype=np.float64)
         except AttributeError:  # a file written before predict_proba kept its counts

@@ -168,9 +168,14 @@ def test_unknown_target_column(capsys, csv_path):
     assert code == 1 and "target column 'outcome' not found" in err and "columns: age" in err
 
 
-def test_multiclass_target_gets_one_rule_per_class(capsys, csv_path):
+def test_multiclass_target_gets_one_rule_per_class(capsys, csv_path, tmp_path):
     code, out, _ = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "lp")
     assert code == 0 and "one rule per class of colour" in out and out.count("rule:     IF") == 3
+    model = tmp_path / "ideal.json"
+    code, out, _ = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "ideal", "--save", str(model))
+    assert code == 0 and out.count("rule:     IF") == 3
+    code, out, _ = run(capsys, "predict", "--model", str(model), csv_path, "--explain")
+    assert code == 0 and "red" in out
     code, _, err = run(capsys, "fit", csv_path, "--target", "colour", "--learner", "lp", "--format", "query")
     assert code == 1 and "--positive" in err
     code, _, err = run(capsys, "compare", csv_path, "--target", "colour", "--learners", "lp")

@@ -33,9 +33,9 @@ import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import RealNotInt, StrOptions
-from sklearn.utils.validation import has_fit_parameter
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
-from logicrules import probability
+from logicrules import presentation, probability
 from logicrules.base import RuleClassifier, make_binarizer
 from logicrules.conditions import with_conditions
 from logicrules.distributed import is_dask_collection
@@ -45,7 +45,8 @@ from logicrules.fca.counts import ContextCounts, Counts, TypeHistogram
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histogram
 from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf, validated_bounded_dnf
-from logicrules.ideal.scoring import SCORERS, BooleanCounts, rank_features
+from logicrules.ideal.multiclass import ClassTypeTable, class_priority, majority_class
+from logicrules.ideal.scoring import SCORERS, BooleanCounts, ClassCounts, rank_features
 from logicrules.ideal.split import validation_mask
 from logicrules.memory import MemoryBudget
 from logicrules.progress import progress_bar
@@ -63,6 +64,8 @@ _WRAPPER_CELLS = 1 << 22
 TIE_RULES = ("majority", "positive", "negative")
 #: Values of the ``protocol`` parameter.
 PROTOCOLS = ("default", "paper")
+#: Values of the ``multiclass`` parameter.
+MULTICLASS = ("native", "ovr")
 #: Seed of scikit-learn's mutual information estimator in the authors' code.
 PAPER_MI_SEED = 42
 
@@ -142,9 +145,21 @@ class IdealDNFClassifier(RuleClassifier):
         class has at least two rows, a plain random split otherwise).
     tolerance : float, default 0.01
         Step 6: choose the smallest ``l`` within this validation accuracy of the best.
+    multiclass : {"native", "ovr"}, default "native"
+        With more than two classes: ``"native"`` is the empirical ideal classifier of K classes
+        (:mod:`logicrules.ideal.multiclass`): the attributes are ranked and the number of them
+        chosen against the class target itself (multiclass F-test, mutual information,
+        chi-squared; multiclass validation accuracy), every type of the selected attributes
+        predicts its (weighted) majority class, and ties and unseen types go to the tied class
+        with the most training rows (equal counts: the class of the earlier first row), so that
+        permuting the labels permutes the predictions; ``formula_`` is one DNF per class, the
+        types predicting it, and the formulas partition the domain. ``"ovr"``: one ideal DNF
+        per class against all the others, each with its own attributes (``estimators_``, see
+        :class:`~logicrules.base.RuleClassifier`). Two classes: no effect.
     tie : {"majority", "positive", "negative"}, default "majority"
         Prediction of a type with exactly as many rows of both classes, and of a type never
-        seen in training. ``"majority"``: both go to the training majority class (the class of
+        seen in training (two classes, or each class's rule with ``multiclass="ovr"``; a native
+        multiclass fit breaks ties by the training majority and needs the default). ``"majority"``: both go to the training majority class (the class of
         the first training row when the classes are exactly balanced), which keeps the method
         label-invariant: swapping the two labels swaps the predictions. ``"positive"``: ties
         are positive and unseen types negative (the paper's text: the DNF of the types with
@@ -161,7 +176,8 @@ class IdealDNFClassifier(RuleClassifier):
         scikit-learn's ``mutual_info_classif(discrete_features="auto", random_state=42)`` on the
         booleanized features (its nearest-neighbour estimator, which treats them as
         continuous), not the plug-in count estimate; ties and unseen types go to the negative
-        class (``tie`` must be left at its default). It does not accept ``sample_weight``.
+        class (``tie`` must be left at its default). It does not accept ``sample_weight``, and
+        with more than two classes it needs ``multiclass="ovr"`` (the authors' code has two).
     verbose : int, default 0
         0: silent. 1 or more: progress over l = 1 .. max_features on stderr (a tqdm bar when tqdm is installed,
         else one line per step; see :mod:`logicrules.progress`).
@@ -184,7 +200,9 @@ class IdealDNFClassifier(RuleClassifier):
         (:func:`~logicrules.ideal.bounded.bounded_dnf`). Pruning searches at most 12
         attributes; above, a longer candidate is left out of step 6, and when the final rule
         prints longer the choice is made again among the smaller ``l``. None: no bound (the
-        paper's method; ``protocol="paper"`` applies none either).
+        paper's method; ``protocol="paper"`` applies none either). With more than two classes it
+        bounds every class's rule; pruning is for two classes, so a native multiclass candidate
+        whose longest class rule prints longer is left out.
     random_state : int, RandomState or None, default None
         Seed of the validation split.
     memory_limit : int, float, str or None, default 2 GiB
@@ -200,7 +218,7 @@ class IdealDNFClassifier(RuleClassifier):
         One row per ``l``: ``n_features``, the best ``scorer``, its ``features`` (tuple of
         attribute names of the validation-stage binarization), ``validation_accuracy``,
         ``training_accuracy``, ``n_types`` and, with ``max_rule_size``, ``rule_size`` (literals
-        of the printed rule on the training part), ``pruned`` (whether that rule is the bounded
+        of the printed rule, the longest class rule with more classes, on the training part), ``pruned`` (whether that rule is the bounded
         DNF, whose accuracies the row then holds) and ``pruned_literals`` (its literals before
         the domain simplification); only the pairs within ``max_rule_size`` are considered,
         and an ``l`` without one is left out. Plot ``validation_accuracy`` against
@@ -211,19 +229,23 @@ class IdealDNFClassifier(RuleClassifier):
         The chosen ``l``.
     selected_features_ : list of str
         The chosen attributes in the final binarization (fitted on all training data).
-    type_table_ : TypeTable
-        Types of the selected attributes on all training data (type, count, positives, ratio).
+    type_table_ : TypeTable or ClassTypeTable
+        Types of the selected attributes on all training data (type, count, positives, ratio;
+        the per-class counts of a native multiclass fit).
     ideal_formula_ : Formula
         The empirical ideal classifier before simplification: one full conjunction per
         positive type or, when unseen types are predicted positive (``tie="majority"`` with a
         positive majority), the negation of the disjunction of the negative types. Its
-        literals carry their binarizer conditions, as those of ``formula_`` do.
-    formula_ : Formula
+        literals carry their binarizer conditions, as those of ``formula_`` do. A native
+        multiclass fit: a dict class -> the disjunction of the types predicting it.
+    formula_ : Formula or dict
         The simplified DNF (see ``simplify_max_variables``), logically equivalent to
         ``ideal_formula_`` unless ``max_rule_size`` pruned it (``path_``'s ``pruned`` for
-        ``n_selected_``); ``predict`` uses it.
-    class_prior_ : float
-        Fraction of positive training rows.
+        ``n_selected_``); ``predict`` uses it. With more than two classes a dict class -> DNF
+        (``raw_formula_`` the same before the domain simplification).
+    class_prior_ : float or ndarray
+        Fraction of positive training rows (of each class, in ``classes_`` order, for a native
+        multiclass fit).
     validation_accuracy_ : float
         Validation accuracy of the chosen ``l``.
 
@@ -257,6 +279,7 @@ class IdealDNFClassifier(RuleClassifier):
         "memory_limit": [Interval(Integral, 1, None, closed="left"),
                          Interval(RealNotInt, 0, None, closed="neither"), str, None],
         "protocol": [StrOptions(set(PROTOCOLS))],
+        "multiclass": [StrOptions(set(MULTICLASS))],
         "verbose": ["verbose"],
     }
 
@@ -264,7 +287,7 @@ class IdealDNFClassifier(RuleClassifier):
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
                  validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
                  max_rule_size=20, random_state=None, pos_label=None, categorical=None,
-                 memory_limit=None, protocol="default", verbose=0):
+                 memory_limit=None, protocol="default", multiclass="native", verbose=0):
         self.binarizer = binarizer
         self.selection = selection
         self.scorers = scorers
@@ -279,6 +302,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.categorical = categorical
         self.memory_limit = memory_limit
         self.protocol = protocol
+        self.multiclass = multiclass
         self.verbose = verbose
 
     # ------------------------------------------------------------------ parameters
@@ -304,8 +328,8 @@ class IdealDNFClassifier(RuleClassifier):
             Raw features (numeric, categorical, NaN for missing), or 0/1 with
             ``binarizer="passthrough"``.
         y : array-like of shape (n_samples,)
-            Target: two labels, or more (then one ideal DNF is learned per class, for that class
-            against all others, as :class:`~logicrules.base.RuleClassifier` describes).
+            Target: two labels, or more (then the native K-class ideal classifier, or with
+            ``multiclass="ovr"`` one ideal DNF per class against all others).
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative row weights: the binarizer's medians, the scorers' counts, the type
             histograms and the validation accuracies are weighted (integer weights count as
@@ -325,9 +349,9 @@ class IdealDNFClassifier(RuleClassifier):
             # fixed boolean data: nothing to re-binarize (_fit_formula)
             return super().fit(X, y, sample_weight=sample_weight)
         scorers = self._scorers()
-        X, y_bool, w = self._validate_training_data(X, y, sample_weight)
+        X, y_bool, w = self._validate_training_data(X, y, sample_weight)  # class indices for K > 2
         self._budget = MemoryBudget(self.memory_limit)
-        if self._is_multiclass():  # one ideal DNF per class against the rest
+        if self._is_multiclass() and self.multiclass == "ovr":  # one ideal DNF per class against the rest
             self._fit_one_vs_rest(self._fit_binarizer(X, w), y_bool, w)
             return self
         rule = self._tie_rule(y_bool, w)
@@ -346,7 +370,7 @@ class IdealDNFClassifier(RuleClassifier):
             features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
             self._fit_table(Xb, y_bool, names, features, rule, w)
             stage_features = self._shorter(names)
-        self._finish_fit(self.formula_, names, Xb, y_bool, w)
+        self._finish(names, Xb, y_bool, w)
         return self
 
     def _fit_stage(self, X, valid: np.ndarray, w: np.ndarray | None) -> FormalContext:
@@ -397,6 +421,39 @@ class IdealDNFClassifier(RuleClassifier):
             features = self._shorter(names)
         return self.formula_
 
+    def _fit_multiclass(self, context: FormalContext, target: np.ndarray, weights: np.ndarray | None) -> None:
+        """More than two classes on passthrough data: the native K-class fit, or one-vs-rest."""
+        if self.multiclass == "ovr":
+            super()._fit_multiclass(context, target, weights)
+            return
+        self._fit_packed(context, target, weights)
+        self._finish(list(context.attributes), context, target, weights)
+
+    def _is_native(self) -> bool:
+        """Whether the fitted model is a native multiclass one (no per-class estimators)."""
+        return self._is_multiclass() and not hasattr(self, "estimators_")
+
+    def _finish(self, names: list[str], Xb: FormalContext, y: np.ndarray, w: np.ndarray | None) -> None:
+        """The fitted rule's attributes: ``_finish_fit`` for two classes; with more, every
+        class's formula simplified on the binarizer's domain (raw forms in ``raw_formula_``)."""
+        if not self._is_multiclass():
+            self._finish_fit(self.formula_, names, Xb, y, w)
+            return
+        self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
+        self.__dict__.pop("estimators_", None)  # of an earlier one-vs-rest fit
+        self.attribute_names_ = list(names)
+        conditions = self._conditions()
+        self.raw_formula_ = {label: with_conditions(f, conditions) if conditions else f
+                             for label, f in self.formula_.items()}
+        self.formula_ = {label: simplify_on_domain(f, order=self.attribute_names_)
+                         for label, f in self.raw_formula_.items()}
+        self.rules_ = self._class_rules(Xb, self.classes_[y])
+
+    def _class_rules(self, Xb, y: np.ndarray) -> pd.DataFrame:
+        """:meth:`get_rules` of a native multiclass model on binarized rows with labels ``y``."""
+        return self._per_class(lambda label: presentation.rules_frame(self.formula_[label], Xb,
+                                                                      self.attribute_names_, y == label))
+
     def _check_protocol(self, sample_weight) -> None:
         if self.protocol != "paper":
             return
@@ -408,8 +465,19 @@ class IdealDNFClassifier(RuleClassifier):
             raise ValueError("protocol='paper' does not accept sample_weight (scikit-learn's mutual "
                              "information estimator has no weights); use protocol='default'")
 
-    def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool]:
-        """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted."""
+    def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool] | np.ndarray:
+        """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted; with
+        more than two classes the class priority (:func:`~logicrules.ideal.multiclass.class_priority`)."""
+        if self._is_multiclass():
+            if self.protocol == "paper":
+                raise ValueError("protocol='paper' reproduces the authors' two-class code; with "
+                                 f"{len(self.classes_)} classes use multiclass='ovr' (one rule per class)")
+            if self.tie != "majority":
+                raise ValueError(f"tie={self.tie!r} names the positive class of a two-class rule; with "
+                                 f"{len(self.classes_)} classes ties and unseen types go to the training "
+                                 "majority among the tied classes (leave tie='majority'), or use "
+                                 "multiclass='ovr' to apply tie to each class's rule")
+            return class_priority(y, len(self.classes_), w)
         if self.protocol == "paper":
             return "negative", False
         if self.tie != "majority":
@@ -449,15 +517,17 @@ class IdealDNFClassifier(RuleClassifier):
                              "check for constant or all-missing columns")
 
     def _search(self, context: FormalContext, y: np.ndarray, valid: np.ndarray, names: list[str],
-                scorers: tuple[str, ...], rule: tuple[str, bool], w: np.ndarray | None = None) -> list[str]:
+                scorers: tuple[str, ...], rule: tuple[str, bool] | np.ndarray,
+                w: np.ndarray | None = None) -> list[str]:
         """Steps 3-6: the path over l, and the chosen feature names (stage binarization).
 
         ``context`` holds every row; the training and validation parts are told apart by the
-        class index ``y + 2 valid``, so one counting pass gives both parts' counts."""
+        class index ``y + K valid`` (K classes), so one counting pass gives both parts' counts."""
         n_max = min(int(self.max_features), context.n_attributes)
+        n_classes = _n_classes(rule)
         # dask partitions come as their counts, with the classes y + 2 valid already
         counts = context if isinstance(context, Counts) else \
-            ContextCounts(context, y.astype(np.intp) + 2 * valid, weights=w, n_classes=4)
+            ContextCounts(context, y.astype(np.intp) + n_classes * valid, weights=w, n_classes=2 * n_classes)
         tables = _TrainingTables(counts, rule)
         with progress_bar(n_max, "features l", self.verbose) as bar:
             if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
@@ -503,26 +573,22 @@ class IdealDNFClassifier(RuleClassifier):
         self.validation_accuracy_ = float(chosen["validation_accuracy"])
         return list(chosen["features"])
 
-    def _printed_size(self, formula: Formula, names: list[str]) -> int:
-        """Literals of ``formula`` as ``formula_`` prints it (its conditions, on their domain)."""
-        return simplify_on_domain(with_conditions(formula, self._conditions()), order=names).size
-
     def _bounded_candidate(self, tables: _TrainingTables, cols: tuple[int, ...], names: list[str]) -> dict:
         """The printed size of a candidate's ideal DNF and, when it exceeds ``max_rule_size``
         (and the columns are few enough), the validated bounded DNF's accuracies and size
         (:func:`~logicrules.ideal.bounded.validated_bounded_dnf`); NaN accuracies: unchanged."""
         features = tuple(names[j] for j in cols)
         table = replace(tables[cols], features=features)
-        size = self._printed_size(table.to_formula(), names)
+        size = _printed_size(_table_formulas(table), self._conditions(), names)
         out = {"validation_accuracy": np.nan, "training_accuracy": np.nan, "rule_size": size, "pruned": False,
                "pruned_literals": np.nan}
-        if size > self._rule_bound() and len(cols) <= MAX_BOUNDED_FEATURES:
+        if size > self._rule_bound() and len(cols) <= MAX_BOUNDED_FEATURES and isinstance(table, TypeTable):
             histogram = TypeHistogram(cols, table.keys.astype(np.int64),
                                       np.vstack([table.negatives, table.positives]))
             pruned, accuracy = validated_bounded_dnf(histogram, tables.validation(cols), self._rule_bound(),
                                                      features=features)
             out.update(validation_accuracy=accuracy, training_accuracy=pruned.training_accuracy,
-                       rule_size=self._printed_size(pruned.formula, names), pruned=True,
+                       rule_size=_printed_size([pruned.formula], self._conditions(), names), pruned=True,
                        pruned_literals=pruned.n_literals)
         return out
 
@@ -531,47 +597,61 @@ class IdealDNFClassifier(RuleClassifier):
         smaller ``l`` (feature names of the stage binarization); else None."""
         if self._rule_bound() is None or self.n_selected_ <= 1:
             return None
-        if self._printed_size(self.formula_, names) <= self._rule_bound():
+        formulas = self.formula_.values() if isinstance(self.formula_, dict) else [self.formula_]
+        if _printed_size(formulas, self._conditions(), names) <= self._rule_bound():
             return None
         smaller = self.path_[self.path_["n_features"] < self.n_selected_]
         return self._select(smaller) if len(smaller) else None
 
     def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str],
-                   rule: tuple[str, bool], w: np.ndarray | None = None) -> None:
+                   rule: tuple[str, bool] | np.ndarray, w: np.ndarray | None = None) -> None:
         """Steps 6-7: the ideal DNF of ``features`` on all rows, then its minimal DNF."""
         index = {name: j for j, name in enumerate(names)}
         columns = [index[f] for f in features]
         self.selected_features_ = list(features)
         self._selected_columns = np.array(columns, dtype=np.intp)
-        counts = Xb if isinstance(Xb, Counts) else ContextCounts(Xb, y, weights=w)  # dask: counts
-        histogram = counts.type_histogram(columns)
-        self.type_table_ = table_from_histogram(histogram, tuple(features), *rule)
-        self.ideal_formula_ = with_conditions(self.type_table_.to_formula(), self._conditions())
-        if len(features) <= self.simplify_max_variables:
-            self.formula_ = self.ideal_formula_.simplify(max_variables=int(self.simplify_max_variables))
-        elif len(features) <= _COMPACT_MAX_VARIABLES:
-            self.formula_ = compact_dnf(self.type_table_)
-        else:
-            self.formula_ = self.ideal_formula_
-        self._bound_formula(histogram, names)
+        counts = Xb if isinstance(Xb, Counts) else ContextCounts(Xb, y, weights=w, n_classes=_n_classes(rule))
+        histogram = counts.type_histogram(columns)  # dask: Xb holds the counts already
+        self.type_table_ = _table(histogram, tuple(features), rule)
+        conditions = self._conditions()
         totals = histogram.counts.sum(axis=1)
-        self.class_prior_ = float(np.average(y, weights=w)) if y is not None else float(totals[1] / totals.sum())
+        if isinstance(self.type_table_, TypeTable):
+            self.ideal_formula_ = with_conditions(self.type_table_.to_formula(), conditions)
+            self.formula_ = self._minimal_dnf(self.type_table_, self.ideal_formula_)
+            self._bound_formula(histogram, names)
+            self.class_prior_ = float(np.average(y, weights=w)) if y is not None else float(totals[1] / totals.sum())
+            return
+        # one DNF per class: the types predicting it
+        tables = {label: self.type_table_.class_table(k) for k, label in enumerate(self.classes_.tolist())}
+        self.ideal_formula_ = {label: with_conditions(t.to_formula(), conditions) for label, t in tables.items()}
+        self.formula_ = {label: self._minimal_dnf(t, self.ideal_formula_[label]) for label, t in tables.items()}
+        self.class_prior_ = totals / totals.sum()
 
     def _bound_formula(self, histogram: TypeHistogram, names: list[str]) -> None:
         """With ``max_rule_size``, a final rule that prints longer becomes the most accurate
         bounded DNF on all training rows, within the literals of the rule validated for this l."""
         bound = self._rule_bound()
         if bound is None or len(self.selected_features_) > MAX_BOUNDED_FEATURES \
-                or self._printed_size(self.formula_, names) <= bound:
+                or _printed_size([self.formula_], self._conditions(), names) <= bound:
             return
         chosen = self.path_[self.path_["n_features"] == self.n_selected_].iloc[0]
         if chosen["pruned"]:
             bound = min(bound, int(chosen["pruned_literals"]))
         self.formula_ = bounded_dnf(histogram, bound, features=self.selected_features_).formula
 
+    def _minimal_dnf(self, table: TypeTable, ideal: Formula) -> Formula:
+        """Step 7 on the (two-class) table's ideal DNF: see ``simplify_max_variables``."""
+        if table.n_features <= self.simplify_max_variables:
+            return ideal.simplify(max_variables=int(self.simplify_max_variables))
+        if table.n_features <= _COMPACT_MAX_VARIABLES:
+            return compact_dnf(table)
+        return ideal
+
     # ------------------------------------------------------------------ prediction
     def _proba(self, Xb: np.ndarray) -> np.ndarray:
         """Smoothed training class frequencies of each row's type (see :meth:`predict_proba`)."""
+        if self._is_native():
+            return self.type_table_.predict_proba(np.asarray(Xb, dtype=bool)[:, self._selected_columns])
         if self._is_multiclass():
             return super()._proba(Xb)
         table = self.type_table_
@@ -595,7 +675,11 @@ class IdealDNFClassifier(RuleClassifier):
         positive class is ``(c1 + 1) / (c + 2)`` over the training rows of that type, and over
         all training rows for a type never seen in training. Where that disagrees with
         ``predict`` (an exact tie, an unseen type predicted by ``tie``) the predicted class is
-        moved just past 1/2, so the most probable class is always the predicted one.
+        moved just past 1/2, so the most probable class is always the predicted one. A native
+        multiclass model gives class ``k`` the probability ``(c_k + 1) / (c + K)`` the same
+        way (the predicted class moved just past the largest other where they disagree); a
+        one-vs-rest model combines its per-class rules (see
+        :class:`~logicrules.base.RuleClassifier`).
 
         Parameters
         ----------
@@ -603,13 +687,86 @@ class IdealDNFClassifier(RuleClassifier):
 
         Returns
         -------
-        ndarray of shape (n_samples, 2)
+        ndarray of shape (n_samples, n_classes)
             Columns in the order of ``classes_``.
         """
         return super().predict_proba(X)
 
+    def get_rules(self, X=None, y=None) -> pd.DataFrame:
+        """The rule term by term, then whole (see :meth:`RuleClassifier.get_rules`); a native
+        multiclass model gives one block per class (column ``class``), its DNF counted for that
+        class against the others."""
+        if X is None or y is None or not self._is_native():
+            return super().get_rules(X, y)
+        return self._class_rules(self.binarize(X), np.asarray(y))
+
+    def explain(self, X) -> list[str]:
+        """Say per row why the rule predicts what it does (see :meth:`RuleClassifier.explain`);
+        a native multiclass model names the term of the predicted class's DNF that holds."""
+        if not self._is_native():
+            return super().explain(X)
+        check_is_fitted(self, "formula_")
+        X = self._check_X(X, reset=False)
+        Xb = self.binarize(X)
+        predicted = self._proba(Xb).argmax(axis=1)
+        missing = self._missing(X)
+        texts = [""] * len(Xb)
+        for k, label in enumerate(self.classes_.tolist()):
+            rows = np.flatnonzero(predicted == k)
+            if rows.size:
+                formula = self.formula_[label]
+                fires = formula.evaluate(Xb[rows], feature_names=self.attribute_names_)
+                for i, text in zip(rows, presentation.explanations(
+                        formula, Xb[rows], self.attribute_names_, fires, [label, label],
+                        {c: m[rows] for c, m in missing.items()})):
+                    texts[i] = text
+        return texts
+
 
 # -------------------------------------------------------------------------- selection paths
+def _n_classes(rule: tuple[str, bool] | np.ndarray) -> int:
+    """Classes of a tie rule: two for ``(tie, unseen)``, else the length of the class priority."""
+    return 2 if isinstance(rule, tuple) else len(rule)
+
+
+def _table(histogram: TypeHistogram, features: tuple, rule: tuple[str, bool] | np.ndarray
+           ) -> TypeTable | ClassTypeTable:
+    """The type table of a histogram under a tie rule (two classes, or the class priority)."""
+    if isinstance(rule, tuple):
+        return table_from_histogram(histogram, features, *rule)
+    return ClassTypeTable.from_histogram(histogram, features, rule)
+
+
+def _dense_table(B: np.ndarray, y: np.ndarray, features: tuple, rule: tuple[str, bool] | np.ndarray,
+                 w: np.ndarray | None = None) -> TypeTable | ClassTypeTable:
+    """:func:`_table` of the types of all columns of a dense bool matrix."""
+    if isinstance(rule, tuple):
+        return _type_table(np.ascontiguousarray(B), y, features, *rule, w)
+    counts = ContextCounts(FormalContext(np.ascontiguousarray(B)), y, weights=w, n_classes=len(rule))
+    return _table(counts.type_histogram(list(range(B.shape[1]))), features, rule)
+
+
+def _decide(hist: np.ndarray, rule: tuple[str, bool] | np.ndarray) -> np.ndarray:
+    """Predicted class of every column of per-class counts (K, cells) (bool for two classes)."""
+    if not isinstance(rule, tuple):
+        return majority_class(hist, rule)
+    tie, unseen = rule
+    neg, pos = hist
+    predicted = 2 * pos >= neg + pos if tie == "positive" else 2 * pos > neg + pos
+    return np.where((neg + pos) > 0, predicted, bool(unseen))
+
+
+def _table_formulas(table: TypeTable | ClassTypeTable) -> list[Formula]:
+    """The ideal DNF of a table: one formula, or one per class."""
+    return [table.to_formula()] if isinstance(table, TypeTable) else list(table.to_formulas().values())
+
+
+def _printed_size(formulas, conditions: dict, names: list[str]) -> int:
+    """Literals of the longest of the formulas (one, or one per class) as printed: with their
+    conditions, simplified on the domain."""
+    return max(simplify_on_domain(with_conditions(f, conditions), order=names).size for f in formulas)
+
+
 def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray,
                 wv: np.ndarray | None) -> tuple[float, float]:
     validation = float(np.average(table.predict(Bv) == yv, weights=wv)) if len(yv) else float("nan")
@@ -617,42 +774,43 @@ def _accuracies(table: TypeTable, Bv: np.ndarray, yv: np.ndarray,
     return validation, training
 
 
-def _histogram_accuracy(table: TypeTable, histogram: TypeHistogram) -> float:
+def _histogram_accuracy(table: TypeTable | ClassTypeTable, histogram: TypeHistogram) -> float:
     """Accuracy (weighted, when the histogram is) of the table's classifier on the rows that
     ``histogram`` (same columns) counts."""
     total = histogram.counts.sum()
     if total == 0:
         return float("nan")
     predicted = table.predict(histogram.patterns)
-    return float((histogram.counts[1][predicted].sum() + histogram.counts[0][~predicted].sum()) / total)
+    return float(sum(row[predicted == k].sum() for k, row in enumerate(histogram.counts)) / total)
 
 
 class _TrainingTables:
     """Type tables of column selections on the training part, computed once each.
 
-    ``counts`` has four classes, ``y + 2 valid``: classes 0-1 are the training part, 2-3 the
-    validation part. :meth:`histograms` gives both parts' histograms from one counting pass.
+    ``counts`` has 2K classes, ``y + K valid``: classes 0 .. K-1 are the training part, K .. 2K-1
+    the validation part. :meth:`histograms` gives both parts' histograms from one counting pass.
     """
 
-    def __init__(self, counts: ContextCounts, rule: tuple[str, bool]) -> None:
+    def __init__(self, counts: ContextCounts, rule: tuple[str, bool] | np.ndarray) -> None:
         self.counts, self.rule = counts, rule
-        self._tables: dict[tuple[int, ...], TypeTable] = {}
+        self._tables: dict[tuple[int, ...], TypeTable | ClassTypeTable] = {}
         self._validation: dict[tuple[int, ...], TypeHistogram] = {}
 
     def histograms(self, cols: tuple[int, ...]) -> tuple[TypeHistogram, TypeHistogram]:
         """Training and validation type histograms of ``cols`` (each its realized types only)."""
         both = self.counts.type_histogram(list(cols))
         parts = []
-        for classes in (slice(0, 2), slice(2, 4)):
+        k = _n_classes(self.rule)
+        for classes in (slice(0, k), slice(k, 2 * k)):
             part = both.counts[classes]
             seen = part.any(axis=0)
             parts.append(TypeHistogram(both.columns, both.keys[seen], part[:, seen]))
         return parts[0], parts[1]
 
-    def __getitem__(self, cols: tuple[int, ...]) -> TypeTable:
+    def __getitem__(self, cols: tuple[int, ...]) -> TypeTable | ClassTypeTable:
         if cols not in self._tables:
             train, self._validation[cols] = self.histograms(cols)
-            self._tables[cols] = table_from_histogram(train, cols, *self.rule)
+            self._tables[cols] = _table(train, cols, self.rule)
         return self._tables[cols]
 
     def validation(self, cols: tuple[int, ...]) -> TypeHistogram:
@@ -672,9 +830,15 @@ def _filter_path(counts: ContextCounts, tables: _TrainingTables, context: Formal
     ``mutual_info_classif`` with ``discrete_features="auto"`` and the authors' seed on the
     dense training part, as their code does.
     """
-    literal, totals = counts.literal_counts()[:2], counts.class_totals()[:2]
-    booleans = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
-                             true_pos=literal[1])
+    rule = tables.rule
+    n_classes = _n_classes(rule)
+    literal, totals = counts.literal_counts()[:n_classes], counts.class_totals()[:n_classes]
+    if n_classes == 2:
+        booleans = BooleanCounts(n=totals.sum().item(), n_pos=totals[1].item(), true=literal.sum(axis=0),
+                                 true_pos=literal[1])
+    else:  # classes in the priority order: the scores' sums run alike under any labelling
+        booleans = ClassCounts(n=totals.sum().item(), totals=totals[rule], true=literal[rule].sum(axis=0),
+                               true_per_class=literal[rule])
     orders = {}
     for name in scorers:
         if name == "mutual_info" and sklearn_mutual_info:
@@ -722,7 +886,7 @@ def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, w
         best = int(remaining[order[0]])
         chosen.append(best)
         ids = np.unique(ids * 2 + B_all[:, best], return_inverse=True)[1].reshape(-1)
-        table = _type_table(np.ascontiguousarray(Bt[:, chosen]), yt, tuple(chosen), *rule, wt)
+        table = _dense_table(Bt[:, chosen], yt, tuple(chosen), rule, wt)
         v, t = _accuracies(table, np.ascontiguousarray(Bv[:, chosen]), yv, wv)
         rows.append((l, "wrapper", tuple(chosen), v, t, table.n_types))
         if progress is not None:
@@ -733,13 +897,14 @@ def _wrapper_path(Bt, yt, Bv, yv, n_max: int, rule: tuple[str, bool], wt=None, w
 def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule, wt=None, wv=None):
     """Validation and training accuracy of the ideal DNF after adding each candidate.
 
-    ``rule`` is ``(tie, unseen)``: the prediction of tied types and of types without rows;
-    ``wt``, ``wv``: row weights of the two parts (None: 1).
+    ``rule`` is ``(tie, unseen)``: the prediction of tied types and of types without rows (or
+    the class priority of more than two classes, :func:`_decide`); ``wt``, ``wv``: row weights
+    of the two parts (None: 1).
     """
-    tie, unseen = rule
+    n_classes = _n_classes(rule)
     n_all = B_all.shape[0]
     n_bins = 2 * n_ids
-    per_chunk = max(1, _WRAPPER_CELLS // max(n_all, 2 * n_bins))
+    per_chunk = max(1, _WRAPPER_CELLS // max(n_all, n_classes * n_bins))
     val_acc = np.empty(len(candidates))
     train_acc = np.empty(len(candidates))
     ids_t, ids_v = ids[:n_t], ids[n_t:]
@@ -749,11 +914,10 @@ def _score_candidates(ids, B_all, n_t, yt, yv, candidates, n_ids, rule, wt=None,
         offset = (np.arange(c, dtype=np.int64) * n_bins)[None, :]
         new_t = offset + 2 * ids_t[:, None] + B_all[:n_t][:, cand]
         weights = None if wt is None else np.broadcast_to(wt[:, None], new_t.shape).ravel()
-        hist = np.bincount((2 * new_t + yt[:, None]).ravel(), weights=weights, minlength=2 * c * n_bins)
-        neg, pos = hist[0::2], hist[1::2]
-        predicted = 2 * pos >= neg + pos if tie == "positive" else 2 * pos > neg + pos
-        predicted = np.where((neg + pos) > 0, predicted, bool(unseen))
-        errors = np.where(predicted, neg, pos).reshape(c, n_bins).sum(axis=1)
+        hist = np.bincount((n_classes * new_t + yt[:, None]).ravel(), weights=weights,
+                           minlength=n_classes * c * n_bins).reshape(-1, n_classes).T
+        predicted = _decide(hist, rule)
+        errors = sum(np.where(predicted == k, 0, row) for k, row in enumerate(hist)).reshape(c, n_bins).sum(axis=1)
         train_acc[start:start + c] = 1.0 - errors / max(n_t if wt is None else float(wt.sum()), 1e-300)
         if len(yv):
             new_v = offset + 2 * ids_v[:, None] + B_all[n_t:][:, cand]

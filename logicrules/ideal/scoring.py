@@ -1,4 +1,4 @@
-"""Univariate feature scores for boolean features and a binary target, from contingency counts.
+"""Univariate feature scores for boolean features and a class target, from contingency counts.
 
 The ideal classifier method ranks booleanized attributes with scikit-learn's ``SelectKBest`` and
 its three scorers: the ANOVA F-test (``f_classif``), the chi-squared statistic (``chi2``) and the
@@ -13,7 +13,9 @@ The formulas below replay scikit-learn's floating-point operations in the same o
 same (exactly representable) integer sums in float64, so the three scores equal scikit-learn's
 bit for bit on a float64 0/1 matrix (tested), including ``nan`` for a constant feature and
 ``inf`` for a perfectly separating one, and rankings by :func:`rank_features` select the same
-columns as ``SelectKBest``. (Given a *bool* matrix, scikit-learn's ``f_classif`` converts it to
+columns as ``SelectKBest``. A target of more than two classes is scored from the per-class counts
+:class:`ClassCounts` by the same operations over all its classes (scikit-learn's multiclass
+formulas; equal to its scores to rounding). (Given a *bool* matrix, scikit-learn's ``f_classif`` converts it to
 float32 and its F values are then off by about 1e-7 relative; the float64 values here are the
 exact ones.)
 
@@ -42,6 +44,7 @@ from logicrules.validation import as_boolean_matrix
 
 __all__ = [
     "BooleanCounts",
+    "ClassCounts",
     "SCORERS",
     "boolean_counts",
     "chi2_boolean",
@@ -82,6 +85,49 @@ class BooleanCounts:
     def true_neg(self) -> np.ndarray:
         """Negative rows where each feature is true."""
         return self.true - self.true_pos
+
+
+@dataclass(frozen=True)
+class ClassCounts:
+    """The contingency counts of m boolean features against a target of K classes.
+
+    The scorers read these (a :class:`BooleanCounts` is the two-class case, negative class
+    first); the classes without rows are left out, as scikit-learn never sees them.
+
+    Attributes
+    ----------
+    n : int or float
+        Number of rows (their total weight, when weighted).
+    totals : ndarray, shape (K,)
+        Rows of each class.
+    true : ndarray, shape (m,)
+        Rows where each feature is true.
+    true_per_class : ndarray, shape (K, m)
+        Rows of each class where each feature is true.
+
+    Examples
+    --------
+    >>> c = ClassCounts.of(boolean_counts([[1, 0], [1, 1], [0, 1]], [1, 1, 0]))
+    >>> c.totals.tolist(), c.true_per_class.tolist()
+    ([1, 2], [[0, 1], [2, 1]])
+    """
+
+    n: int | float
+    totals: np.ndarray
+    true: np.ndarray
+    true_per_class: np.ndarray
+
+    @classmethod
+    def of(cls, counts: BooleanCounts | ClassCounts) -> ClassCounts:
+        """The per-class form of ``counts`` (itself when it is one), without empty classes."""
+        if isinstance(counts, BooleanCounts):
+            counts = cls(counts.n, np.array([counts.n_neg, counts.n_pos]), counts.true,
+                         np.vstack([counts.true_neg, counts.true_pos]))
+        present = np.asarray(counts.totals) > 0
+        if present.all() or not present.any():
+            return counts
+        return cls(counts.n, np.asarray(counts.totals)[present], counts.true,
+                   np.asarray(counts.true_per_class)[present])
 
 
 def _as_binary_target(y: ArrayLike, n: int) -> np.ndarray:
@@ -130,64 +176,63 @@ def boolean_counts(X: ArrayLike, y: ArrayLike) -> BooleanCounts:
     return BooleanCounts(n=int(Xb.shape[0]), n_pos=int(yb.sum()), true=true, true_pos=true_pos)
 
 
-def f_from_counts(counts: BooleanCounts) -> tuple[np.ndarray, np.ndarray]:
+def f_from_counts(counts: BooleanCounts | ClassCounts) -> tuple[np.ndarray, np.ndarray]:
     """ANOVA F statistic and p-value per feature (scikit-learn's ``f_oneway`` on 0/1 data).
 
-    The operations are those of ``sklearn.feature_selection.f_oneway`` with the negative class
-    first: ``sstot = S - S**2 / n``, ``ssbn = s0**2 / n0 + s1**2 / n1 - S**2 / n``,
-    ``F = ssbn / ((sstot - ssbn) / (n - 2))``.
+    The operations are those of ``sklearn.feature_selection.f_oneway`` over the K classes in
+    order (the negative class first): ``sstot = S - S**2 / n``,
+    ``ssbn = sum_k s_k**2 / n_k - S**2 / n``, ``F = (ssbn / (K - 1)) / ((sstot - ssbn) / (n - K))``.
     """
-    n = counts.n
-    n_per_class = np.array([counts.n_neg, counts.n_pos])
-    sums = [counts.true_neg.astype(np.float64), counts.true_pos.astype(np.float64)]
+    counts = ClassCounts.of(counts)
+    n, k_classes = counts.n, len(counts.totals)
+    n_per_class = np.asarray(counts.totals)
+    sums = [np.asarray(row, dtype=np.float64) for row in counts.true_per_class]
     with np.errstate(divide="ignore", invalid="ignore"):
-        ss_alldata = 0 + sums[0] + sums[1]  # x**2 == x for 0/1 features
-        square_of_sums_alldata = (0 + sums[0] + sums[1]) ** 2
+        ss_alldata = sum(sums)  # x**2 == x for 0/1 features
+        square_of_sums_alldata = sum(sums) ** 2
         sstot = ss_alldata - square_of_sums_alldata / float(n)
         ssbn = 0.0
-        for k in range(2):
+        for k in range(k_classes):
             ssbn = ssbn + sums[k] ** 2 / n_per_class[k]
         ssbn = ssbn - square_of_sums_alldata / float(n)
         sswn = sstot - ssbn
-        msb = ssbn / 1.0
-        msw = sswn / float(n - 2)
+        msb = ssbn / float(k_classes - 1)
+        msw = sswn / float(n - k_classes)
         f = np.asarray(msb / msw, dtype=np.float64).ravel()
-    return f, special.fdtrc(1, n - 2, f)
+    return f, special.fdtrc(k_classes - 1, n - k_classes, f)
 
 
-def chi2_from_counts(counts: BooleanCounts) -> tuple[np.ndarray, np.ndarray]:
+def chi2_from_counts(counts: BooleanCounts | ClassCounts) -> tuple[np.ndarray, np.ndarray]:
     """Chi-squared statistic and p-value per feature (scikit-learn's ``chi2`` on 0/1 data).
 
     As in scikit-learn, only the cells where the feature is true are compared:
-    ``sum_c (observed_c - expected_c)**2 / expected_c`` with ``expected_c = P(c) * S``.
+    ``sum_c (observed_c - expected_c)**2 / expected_c`` with ``expected_c = P(c) * S``, with
+    K - 1 degrees of freedom.
     """
-    observed = np.vstack([counts.true_neg, counts.true_pos]).astype(np.float64)
-    class_prob = np.array([counts.n_neg, counts.n_pos], dtype=np.float64) / counts.n
-    expected = np.outer(class_prob, counts.true.astype(np.float64))
+    counts = ClassCounts.of(counts)
+    observed = np.asarray(counts.true_per_class, dtype=np.float64)
+    class_prob = np.asarray(counts.totals, dtype=np.float64) / counts.n
+    expected = np.outer(class_prob, np.asarray(counts.true, dtype=np.float64))
     with np.errstate(divide="ignore", invalid="ignore"):
-        chisq = (observed - expected) ** 2 / expected
-    chisq = chisq[0] + chisq[1]
-    return chisq, special.chdtrc(1, chisq)
+        chisq = ((observed - expected) ** 2 / expected).sum(axis=0)
+    return chisq, special.chdtrc(len(observed) - 1, chisq)
 
 
-def mutual_info_from_counts(counts: BooleanCounts) -> np.ndarray:
+def mutual_info_from_counts(counts: BooleanCounts | ClassCounts) -> np.ndarray:
     """Plug-in mutual information (nats) per feature, scikit-learn's ``mutual_info_score``.
 
     ``I(x; y) = sum_{a, b} p(a, b) log(p(a, b) / (p(a) p(b)))`` over the non-empty cells of the
-    2 x 2 table, with scikit-learn's arrangement of the logarithms, its rounding of terms below
+    2 x K table, with scikit-learn's arrangement of the logarithms, its rounding of terms below
     machine epsilon to 0, a constant feature (or target) scoring 0, and clipping at 0.
     """
-    n = counts.n
-    true = counts.true
-    # Cells in scikit-learn's order: (x=0, y=0), (x=0, y=1), (x=1, y=0), (x=1, y=1).
-    cells = np.stack([
-        counts.n_neg - counts.true_neg,
-        counts.n_pos - counts.true_pos,
-        counts.true_neg,
-        counts.true_pos,
-    ])
-    row_totals = np.stack([n - true, n - true, true, true])
-    col_totals = np.array([counts.n_neg, counts.n_pos, counts.n_neg, counts.n_pos])[:, None]
+    counts = ClassCounts.of(counts)
+    n, true = counts.n, counts.true
+    totals, true_per_class = np.asarray(counts.totals), np.asarray(counts.true_per_class)
+    k_classes = len(totals)
+    # Cells in scikit-learn's order: (x=0, y=0), (x=0, y=1), ..., (x=1, y=0), (x=1, y=1), ...
+    cells = np.concatenate([totals[:, None] - true_per_class, true_per_class])
+    row_totals = np.stack([n - true] * k_classes + [true] * k_classes)
+    col_totals = np.concatenate([totals, totals])[:, None]
     present = cells > 0
     safe_cells = np.where(present, cells, 1)
     outer = (row_totals * col_totals).astype(np.float64)  # exact below 2**53, weighted or not
@@ -196,8 +241,10 @@ def mutual_info_from_counts(counts: BooleanCounts) -> np.ndarray:
     log_outer = -np.log(outer) + math.log(n) + math.log(n)
     terms = contingency_nm * (np.log(safe_cells) - math.log(n)) + contingency_nm * log_outer
     terms = np.where(present & (np.abs(terms) >= np.finfo(np.float64).eps), terms, 0.0)
-    mi = ((terms[0] + terms[1]) + terms[2]) + terms[3]
-    constant = (true == 0) | (true == n) | (counts.n_pos == 0) | (counts.n_pos == n)
+    mi = terms[0]
+    for term in terms[1:]:  # left to right, as scikit-learn sums its few nonzero cells
+        mi = mi + term
+    constant = (true == 0) | (true == n) | (k_classes < 2)
     return np.where(constant, 0.0, np.clip(mi, 0.0, None))
 
 
@@ -260,8 +307,9 @@ def mutual_info_boolean(X: ArrayLike, y: ArrayLike) -> np.ndarray:
 
 
 #: The three scorers of the ideal classifier method, by name: functions of
-#: :class:`BooleanCounts` returning one score per feature (higher is better).
-SCORERS: dict[str, Callable[[BooleanCounts], np.ndarray]] = {
+#: :class:`BooleanCounts` (two classes) or :class:`ClassCounts` returning one score per feature
+#: (higher is better).
+SCORERS: dict[str, Callable[[BooleanCounts | ClassCounts], np.ndarray]] = {
     "f_classif": lambda counts: f_from_counts(counts)[0],
     "mutual_info": mutual_info_from_counts,
     "chi2": lambda counts: chi2_from_counts(counts)[0],

@@ -16,18 +16,34 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import _approximate_mode
 
-__all__ = ["validation_mask"]
+__all__ = ["appearance_codes", "validation_mask"]
+
+
+def appearance_codes(y: np.ndarray) -> np.ndarray:
+    """Each row's class numbered by first appearance (the class of the first row is 0).
+
+    A label-invariant coding of the target: renaming or permuting the labels keeps it.
+
+    Examples
+    --------
+    >>> appearance_codes(np.array(["b", "a", "b", "c"])).tolist()
+    [0, 1, 0, 2]
+    """
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    return np.argsort(np.argsort(first))[inverse.reshape(-1)]
 
 
 def validation_mask(y: np.ndarray, validation_size: float, random_state: Any = None) -> np.ndarray:
     """Rows of ``train_test_split(test_size=validation_size, random_state=...)``, as a mask.
 
-    Stratified by ``y != y[0]`` when each class has at least two rows (a plain shuffle split
+    Stratified by the classes numbered by first appearance (:func:`appearance_codes`; for two
+    classes ``y != y[0]``) when each class has at least two rows (a plain shuffle split
     otherwise, or when the stratified split is impossible, as the ideal method always did).
 
     Parameters
     ----------
-    y : ndarray of bool, shape (n,)
+    y : ndarray of shape (n,)
+        Class of every row (bool, or any labels).
     validation_size : float in (0, 1)
     random_state : int, RandomState or None
 
@@ -45,8 +61,10 @@ def validation_mask(y: np.ndarray, validation_size: float, random_state: Any = N
     n = len(y)
     n_valid = int(np.ceil(validation_size * n))
     n_train = n - n_valid
-    stratify = (y != y[0]) if min(int(y.sum()), int((~y).sum())) >= 2 else None
-    if n_train < 2 or n_valid < 2:  # too few rows for one of each class in both parts
+    codes = appearance_codes(y)
+    counts = np.bincount(codes)
+    stratify = codes if len(counts) >= 2 and counts.min() >= 2 else None
+    if n_train < len(counts) or n_valid < len(counts):  # too few rows for one of each class in both parts
         stratify = None
     if n_train == 0:  # scikit-learn raises its own error
         train_test_split(np.arange(n), test_size=validation_size, random_state=random_state)
@@ -55,8 +73,7 @@ def validation_mask(y: np.ndarray, validation_size: float, random_state: Any = N
     if stratify is None:  # ShuffleSplit: the first n_valid of one permutation
         valid[rng.permutation(n)[:n_valid]] = True
         return valid
-    members = [np.flatnonzero(~stratify), np.flatnonzero(stratify)]  # a stable sort by class
-    counts = np.array([len(m) for m in members])
+    members = [np.flatnonzero(stratify == k) for k in range(len(counts))]  # a stable sort by class
     n_i = _approximate_mode(counts, n_train, rng)
     _approximate_mode(counts - n_i, n_valid, rng)  # the draw scikit-learn makes (all the rest)
     for rows, count, n_keep in zip(members, counts, n_i):

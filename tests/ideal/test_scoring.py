@@ -114,3 +114,24 @@ def test_bad_inputs():
         chi2_boolean(np.ones(3), [0, 1, 1])
     with pytest.raises(ValueError, match="3 rows but y has 2"):
         chi2_boolean(np.ones((3, 1)), [0, 1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(3, 5))
+def test_multiclass_scores_equal_sklearn(seed, k):
+    from logicrules.ideal.scoring import ClassCounts
+
+    rng = np.random.default_rng(seed)
+    n, m = int(rng.integers(k + 2, 120)), int(rng.integers(1, 8))
+    X = rng.random((n, m)) < rng.random(m)
+    X[:, rng.random(m) < 0.15] = False  # constant columns
+    y = rng.integers(0, k, n)
+    y[:k] = np.arange(k)
+    counts = ClassCounts(n, np.bincount(y, minlength=k), X.sum(axis=0),
+                         np.array([X[y == c].sum(axis=0) for c in range(k)]))
+    Xf = X.astype(np.float64)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for name, theirs in (("f_classif", f_classif(Xf, y)[0]), ("chi2", chi2(Xf, y)[0]),
+                             ("mutual_info", mutual_info_classif(Xf, y, discrete_features=True))):
+            np.testing.assert_allclose(SCORERS[name](counts), theirs, rtol=1e-9, atol=1e-12, err_msg=name)
