@@ -38,6 +38,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "RuleClassifier": ".base",
         # learners
         "find_best_premises": ".fca.premise.search",
+        "find_best_premises_from_counts": ".fca.premise.from_counts",
         "OptimalPremiseClassifier": ".fca.premise.estimator",
         "IdealDNFClassifier": ".ideal.method",
         "LPRuleClassifier": ".lp.estimator",

@@ -21,6 +21,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "enumerate_concepts": ".concepts",
         "concept_lattice": ".concepts",
         "find_best_premises": ".premise.search",
+        "find_best_premises_from_counts": ".premise.from_counts",
         "PremiseResult": ".premise.results",
         "SearchStatistics": ".premise.results",
         "SizeStatistics": ".premise.results",

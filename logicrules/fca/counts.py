@@ -434,9 +434,11 @@ def _cell_counts(block: RowBlock, combos: np.ndarray) -> np.ndarray:
     t, r = combos.shape
     K, cells = block.n_classes, 1 << r
     weighted = block.weights is not None
-    out = np.zeros((K, t, cells), dtype=np.float64 if weighted else np.int64)
     if t == 0 or block.n_rows == 0:
-        return out
+        return np.zeros((K, t, cells), dtype=np.float64 if weighted else np.int64)
+    if not weighted:
+        return _cell_counts_bits(block, combos)
+    out = np.zeros((K, t, cells), dtype=np.float64)
     used, local = np.unique(combos, return_inverse=True)
     local = local.reshape(t, r)
     per = max(1, _CELL_CODES // max(block.n_rows, 1))
@@ -455,6 +457,40 @@ def _cell_counts(block: RowBlock, combos: np.ndarray) -> np.ndarray:
         else:
             hist = np.bincount(flat, minlength=size)
         out[:, lo:lo + part.shape[0]] = hist.reshape(part.shape[0], cells, K).transpose(2, 0, 1)
+    return out
+
+
+def _cell_counts_bits(block: RowBlock, combos: np.ndarray) -> np.ndarray:
+    """Unweighted cell counts by popcounts on the packed bits (no unpacking).
+
+    For every subset ``U`` of a combination's attributes, the rows of each class having all of
+    them are the popcount of the AND of their bitsets with the class's; inclusion-exclusion
+    (Moebius inversion over the subsets) turns those into the ``2**r`` cells. About ``2**r (1 +
+    n_classes)`` word operations per combination and 64 rows.
+    """
+    t, r = combos.shape
+    K, cells = block.n_classes, 1 << r
+    words = block.bits.shape[1]
+    classes = block.class_bits()
+    out = np.zeros((K, t, cells), dtype=np.int64)
+    per = max(1, _CELL_CODES // (cells * max(words, 1) * 8))     # combinations ANDed at once
+    lowest = [u & -u for u in range(cells)]
+    for lo in range(0, t, per):
+        part = combos[lo:lo + per]
+        sub = block.bits[part]                                   # (g, r, W)
+        ands = np.empty((cells, part.shape[0], words), dtype=np.uint64)
+        ands[0] = ~np.uint64(0)
+        f = np.empty((K, part.shape[0], cells), dtype=np.int64)
+        for u in range(1, cells):
+            j = lowest[u].bit_length() - 1
+            np.bitwise_and(ands[u ^ lowest[u]], sub[:, j], out=ands[u])
+        for c in range(K):
+            f[c] = np.bitwise_count(ands[:, :, :] & classes[c]).sum(axis=2, dtype=np.int64).T
+        for j in range(r):                                        # Moebius: cell u = sum over U >= u
+            bit = 1 << j
+            low = [u for u in range(cells) if not u & bit]
+            f[:, :, low] -= f[:, :, [u | bit for u in low]]
+        out[:, lo:lo + part.shape[0]] = f
     return out
 
 

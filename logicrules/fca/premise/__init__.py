@@ -16,6 +16,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
     {
         "find_best_premises": ".search",
         "estimate_premise_search": ".search",
+        "find_best_premises_from_counts": ".from_counts",
         "PremiseResult": ".results",
         "SearchStatistics": ".results",
         "SizeStatistics": ".results",

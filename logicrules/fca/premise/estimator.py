@@ -19,6 +19,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from logicrules.base import RuleClassifier
 from logicrules.fca.context import FormalContext
+from logicrules.fca.counts import Counts
+from logicrules.fca.premise.from_counts import find_best_premises_from_counts
 from logicrules.fca.premise.search import find_best_premises
 from logicrules.formula import Formula
 from logicrules.memory import DEFAULT_MEMORY_LIMIT
@@ -165,6 +167,30 @@ class OptimalPremiseClassifier(RuleClassifier):
         }
         self.n_positive_ = int(y.sum())
         self.n_negative_ = int((~y).sum())
+        return results[0].formula
+
+    def _fit_counts(self, counts: Counts) -> Formula:
+        """The search over counts alone: the route of a fit whose rows are chunks or dask partitions.
+
+        :func:`~logicrules.fca.premise.from_counts.find_best_premises_from_counts` with this
+        learner's settings (``backend``, ``device`` and ``verbose`` do not apply; a
+        ``time_limit`` is refused, the counting passes cannot stop midway); the result equals
+        the in-memory search's. ``search_stats_`` is None and ``pareto_`` empty (no per-size
+        statistics or fronts are gathered from counts); ``n_positive_`` / ``n_negative_`` are
+        the class totals (sums of weights when the counts are weighted).
+        """
+        if self.time_limit is not None:
+            raise ValueError("time_limit is not supported when fitting from counts (chunked or dask data): "
+                             "the counting passes run to the end; leave time_limit=None")
+        results = find_best_premises_from_counts(
+            counts, max_size=self.max_size, objective=self.objective, top_k=self.top_k, negations=self.negations,
+            memory_limit=self.memory_limit, min_support=self.min_support)
+        self.premises_ = results
+        self.score_ = results[0].score
+        self.search_stats_ = None
+        self.pareto_ = {}
+        self.n_positive_ = results[0].tp + results[0].fn
+        self.n_negative_ = results[0].fp + results[0].tn
         return results[0].formula
 
     def plot_tp_tn(self, ax=None, iso_f1=(0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)):
