@@ -699,7 +699,13 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
 def _check_no_missing_labels(y: Any) -> None:
     """Missing labels (None, NaN, pd.NA) fail here, before numpy sorts or stringifies them."""
-    missing = np.flatnonzero(pd.isna(np.asarray(y, dtype=object)).reshape(-1))
+    array = np.asarray(y) if isinstance(y, np.ndarray) else None
+    if array is not None and array.dtype.kind in "biu":  # no missing value possible
+        return
+    if array is not None and array.dtype.kind == "f":
+        missing = np.flatnonzero(np.isnan(array).reshape(-1))
+    else:
+        missing = np.flatnonzero(pd.isna(np.asarray(y, dtype=object)).reshape(-1))
     if missing.size:
         raise ValueError(f"y contains {missing.size} missing value(s) (None/NaN), e.g. at position(s) "
                          f"{missing[:5].tolist()}; remove those rows or give them a class")

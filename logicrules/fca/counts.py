@@ -59,6 +59,9 @@ __all__ = ["ChunkedCounts", "ContextCounts", "Counts", "RowBlock", "RowMultiset"
 MAX_TYPE_FEATURES = 62
 #: Most columns counted into a dense histogram of ``2**k`` bins (beyond: sorted sparse keys).
 _MAX_DENSE_TYPE_FEATURES = 22
+#: Bins a dense type histogram may always have; beyond, at most 4 per row of the block (fewer
+#: rows are sorted instead of scanning a mostly empty table).
+_MIN_DENSE_BINS = 1 << 12
 #: Rows per block of :class:`ContextCounts` (a multiple of 64, so blocks are whole words).
 _BLOCK_ROWS = 1 << 18
 #: Rows unpacked at once by the weighted and Gram kernels (their float temporaries stay small).
@@ -213,7 +216,11 @@ class _DenseHistogram:
     def __init__(self, table: np.ndarray) -> None:
         self.table = table
 
-    def __add__(self, other: _DenseHistogram) -> _DenseHistogram:
+    def __add__(self, other: _DenseHistogram | _SparseHistogram) -> _DenseHistogram:
+        if isinstance(other, _SparseHistogram):  # a small block counted sparsely
+            table = self.table.astype(np.result_type(self.table, other.table), copy=True)
+            table[:, other.keys] += other.table
+            return _DenseHistogram(table)
         return _DenseHistogram(self.table + other.table)
 
     def finish(self, columns: tuple[int, ...]) -> TypeHistogram:
@@ -227,7 +234,9 @@ class _SparseHistogram:
     def __init__(self, keys: np.ndarray, table: np.ndarray) -> None:
         self.keys, self.table = keys, table
 
-    def __add__(self, other: _SparseHistogram) -> _SparseHistogram:
+    def __add__(self, other: _SparseHistogram | _DenseHistogram) -> _SparseHistogram | _DenseHistogram:
+        if isinstance(other, _DenseHistogram):
+            return other + self
         keys, inverse = np.unique(np.concatenate([self.keys, other.keys]), return_inverse=True)
         table = np.zeros((self.table.shape[0], keys.size), dtype=np.result_type(self.table, other.table))
         np.add.at(table, (slice(None), inverse), np.concatenate([self.table, other.table], axis=1))
@@ -414,8 +423,8 @@ def _type_histogram(block: RowBlock, columns: np.ndarray):
         codes = type_codes_from_bits(selected, block.n_rows, low=block.class_bits()[1])
     else:
         codes = type_codes_from_bits(selected, block.n_rows) * K + block.labels
-    if k <= _MAX_DENSE_TYPE_FEATURES:
-        size = (1 << k) * K
+    size = (1 << k) * K
+    if k <= _MAX_DENSE_TYPE_FEATURES and size <= max(_MIN_DENSE_BINS, 4 * block.n_rows):
         if block.weights is None:
             hist = np.bincount(codes, minlength=size).astype(np.int64, copy=False)
         else:

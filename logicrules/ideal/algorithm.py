@@ -6,18 +6,13 @@ classifier* is the disjunction of the realized types with ``c1 / c >= 1/2`` (DES
 2). It has the least training 0-1 error of all Boolean formulas over S; types never seen in the
 data are negative.
 
-Counting is done without any Python loop over rows: each row's type becomes an integer code
-(bit ``j`` of the code is feature ``j`` of S, the target is packed in as bit 0), and the codes are
-histogrammed. Up to 20 features the histogram is a dense ``np.bincount`` over 2^(k+1) bins: in
-cache-sized blocks, the rows are packed into one bit stream (``np.packbits``), every group of
-``8 / gcd(k, 8)`` rows (a whole number of bytes) is read as 64-bit words, and each row's k bits
-are shifted and masked out of them (rows come out in a permuted order, which a histogram does not
-see). On 600,000 rows x 10 features this takes about 2.5x a bare ``np.bincount`` over
-precomputed codes (``benchmarks/ideal_paper.py --parts speed``). Elsewhere codes are gathered in
-row order, eight boolean bytes at a time by one 64-bit multiplication
-(``(word * 0x0102040810204080) >> 56`` packs the low bits of eight bytes). Up to 62 features the
-codes are sorted (``np.unique``); beyond 62 features a type no longer fits a 64-bit code and the
-rows are packed to bytes (``np.packbits``) and made unique as opaque byte strings.
+Counting is the type histogram of the counting interface (:mod:`logicrules.fca.counts`, the one
+every learner reads): the selected columns are packed into bits, each row's type becomes an
+integer code (bit ``j`` of the code is feature ``j`` of S, the class packed in below it) by 8x8
+bit-matrix transposes of the packed words, and the codes are histogrammed by ``np.bincount``
+(dense bins up to 22 features, sorted keys beyond). Beyond 62 features a type no longer fits a
+64-bit code and the rows are packed to bytes (``np.packbits``) and made unique as opaque byte
+strings.
 
 Examples
 --------
@@ -47,6 +42,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from logicrules.fca.bitset import pack_columns
+from logicrules.fca.context import FormalContext
+from logicrules.fca.counts import ContextCounts
 from logicrules.formula import Formula, Literal, conjunction, disjunction
 from logicrules.validation import as_boolean_matrix, as_boolean_target
 
@@ -58,15 +56,8 @@ TIES = ("positive", "negative")
 
 #: Most features whose types fit a 64-bit code together with the target bit.
 MAX_CODE_FEATURES = 62
-#: Most features counted with a dense histogram (2^(k+1) bins) rather than by sorting.
-_MAX_DENSE_FEATURES = 20
 #: Rows per block: keeps the temporaries of the code computation in cache.
 _BLOCK_ROWS = 1 << 16
-#: Rows per block of the dense histogram (measured best; its buffers stay in the L2/L3 caches).
-_DENSE_BLOCK_ROWS = 1 << 18
-#: Fewest rows for which the dense histogram reads the rows from a packed bit stream (below,
-#: the fixed cost of its several vectorized calls per block exceeds the saving).
-_MIN_PACKED_ROWS = 1 << 12
 #: Multiplying a little-endian word of eight 0/1 bytes by this and shifting right by 56 packs
 #: byte ``j`` into bit ``j`` (no carries: the partial products land on distinct bits).
 _GATHER = np.uint64(0x0102040810204080)
@@ -137,76 +128,6 @@ def type_codes(X: np.ndarray, y: np.ndarray | None = None) -> np.ndarray:
     return codes.view(np.int64)
 
 
-def _residue_windows(k: int) -> tuple[int, int, list[tuple[int, list[tuple[int, int]]]]]:
-    """Layout of k-bit rows in a little-endian bit stream, for reading them as 64-bit words.
-
-    Row ``i`` occupies bits ``[k i, k i + k)``. The layout repeats every ``g = 8 / gcd(k, 8)``
-    rows (a *group*, ``g k / 8`` whole bytes). Returns ``(g, group_bytes, windows)``: each window
-    is a byte offset within the group and the residues ``r`` (row ``g q + r`` of group ``q``)
-    whose bits lie in the 64-bit word read there, with their shift in that word.
-    """
-    g = 8 // np.gcd(k, 8)
-    windows: list[tuple[int, list[tuple[int, int]]]] = []
-    for r in range(g):
-        first = k * r
-        if not windows or first + k > 8 * windows[-1][0] + 64:
-            windows.append((first // 8, []))
-        windows[-1][1].append((r, first - 8 * windows[-1][0]))
-    return int(g), int(g * k // 8), windows
-
-
-def _dense_histogram(X: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """Histogram of the labelled codes ``2 code + y`` over 2^(k+1) bins, 1 <= k <= 20.
-
-    Per block of rows: the rows are packed into one bit stream (``np.packbits``, a fast SIMD
-    pass over the bytes of X); each group of ``g`` rows is read as one 64-bit word per window
-    (one strided gather); residue ``r`` of every group is then shifted and masked out of those
-    words into a contiguous stretch of the code buffer, and its labels are OR-ed into bit 0.
-    The buffer thus holds the codes in a permuted row order, which a histogram does not see.
-    Codes are kept as 64-bit integers so that ``np.bincount`` reads them without a cast, and
-    the labels are OR-ed in as the bytes of the bool array (NumPy's bools are the bytes 0 and 1).
-    """
-    n, k = X.shape
-    if n < _MIN_PACKED_ROWS:  # fewer fixed costs: codes by byte gathering, one bincount
-        return np.bincount(type_codes(X, y), minlength=1 << (k + 1))
-    g, group_bytes, windows = _residue_windows(k)
-    mask = np.uint64(((1 << k) - 1) << 1)
-    # rows packed past the end of a block so that the last group's words are in the buffer
-    pad_bytes = group_bytes + 8
-    pad_rows = -(-8 * pad_bytes // k)
-    labels = y.view(np.uint8)
-    hist = np.zeros(1 << (k + 1), dtype=np.int64)
-    block = min(n, _DENSE_BLOCK_ROWS)
-    codes = np.empty(block, dtype=np.uint64)
-    words = np.empty(-(-block // g), dtype=np.uint64)
-    for start, stop in _blocks(n, _DENSE_BLOCK_ROWS):
-        m = stop - start
-        if stop + pad_rows <= n:
-            packed = np.packbits(X[start:stop + pad_rows].reshape(-1), bitorder="little")
-        else:
-            packed = np.zeros(-(-m * k // 8) + pad_bytes, dtype=np.uint8)
-            bits = np.packbits(X[start:stop].reshape(-1), bitorder="little")
-            packed[:len(bits)] = bits
-        groups = -(-m // g)
-        position = 0
-        for offset, members in windows:
-            word = words[:groups]
-            np.copyto(word, np.ndarray((groups,), dtype="<u8", buffer=packed, offset=offset,
-                                       strides=(group_bytes,)))
-            for r, shift in members:
-                size = -(-(m - r) // g)  # rows of residue r in this block
-                out = codes[position:position + size]
-                if shift:
-                    np.right_shift(word[:size], np.uint64(shift - 1), out=out)
-                else:
-                    np.left_shift(word[:size], np.uint64(1), out=out)
-                np.bitwise_and(out, mask, out=out)
-                np.bitwise_or(out, labels[start + r:stop:g], out=out)
-                position += size
-        hist += np.bincount(codes[:m].view(np.int64), minlength=hist.size)
-    return hist
-
-
 def _row_keys(X: np.ndarray) -> np.ndarray:
     """Each row packed to bytes and viewed as one opaque (void) scalar: any number of columns."""
     packed = np.ascontiguousarray(np.packbits(X, axis=1, bitorder="little"))
@@ -219,54 +140,23 @@ def _count_types(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None
 
     Returns ``(keys, patterns, counts, positives)``: keys sorted ascending (int64 codes for
     k <= 62, void byte strings beyond), patterns the bool truth assignments (u, k). With
-    ``weights`` (all > 0) the counts are float sums of the weights of the rows.
+    ``weights`` (all > 0) the counts are float sums of the weights of the rows. Up to 62
+    features this is :meth:`Counts.type_histogram <logicrules.fca.counts.Counts.type_histogram>`
+    of the packed columns.
     """
     n, k = X.shape
-    if weights is not None:
-        return _count_weighted_types(X, y, weights)
     if k <= MAX_CODE_FEATURES:
-        if k <= _MAX_DENSE_FEATURES and (1 << (k + 1)) <= max(1 << 12, 4 * n):
-            if k == 0:  # one type, the empty conjunction
-                positive = int(np.count_nonzero(y))
-                hist = np.array([n - positive, positive], dtype=np.int64)
-            else:
-                hist = _dense_histogram(X, y)
-            negatives, positives = hist[0::2], hist[1::2]
-            counts = negatives + positives
-            keys = np.flatnonzero(counts).astype(np.int64)
-            counts, positives = counts[keys], positives[keys]
-        else:
-            labelled, label_counts = np.unique(type_codes(X, y), return_counts=True)
-            keys, inverse = np.unique(labelled >> 1, return_inverse=True)
-            counts = np.bincount(inverse, weights=label_counts, minlength=len(keys)).astype(np.int64)
-            positives = np.bincount(inverse, weights=label_counts * (labelled & 1),
-                                    minlength=len(keys)).astype(np.int64)
-        bits = np.arange(k, dtype=np.int64)
-        patterns = ((keys[:, None] >> bits) & 1).astype(bool)
-        return keys, patterns, counts, positives
+        context = FormalContext.from_bits(pack_columns(X), n, [str(j) for j in range(k)])
+        histogram = ContextCounts(context, y, weights=weights, n_classes=2).type_histogram(list(range(k)))
+        return histogram.keys, histogram.patterns, histogram.totals, histogram.counts[1].copy()
     keys, first, inverse = np.unique(_row_keys(X), return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    counts = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
-    positives = np.bincount(inverse[y], minlength=len(keys)).astype(np.int64)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    counts = np.bincount(inverse, weights=w, minlength=len(keys))
+    positives = np.bincount(inverse, weights=np.where(y, 1.0 if w is None else w, 0.0), minlength=len(keys))
+    if w is None:
+        counts, positives = counts.astype(np.int64), positives.astype(np.int64)
     return keys, X[first].copy(), counts, positives
-
-
-def _count_weighted_types(X: np.ndarray, y: np.ndarray, weights: np.ndarray
-                          ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_count_types` with float row weights: codes in row order, weighted histograms."""
-    n, k = X.shape
-    weights = np.asarray(weights, dtype=np.float64)
-    if k <= MAX_CODE_FEATURES:
-        keys, inverse = np.unique(type_codes(X), return_inverse=True)
-        bits = np.arange(k, dtype=np.int64)
-        patterns = ((keys[:, None] >> bits) & 1).astype(bool)
-    else:
-        keys, first, inverse = np.unique(_row_keys(X), return_index=True, return_inverse=True)
-        patterns = X[first].copy()
-    inverse = inverse.reshape(-1)
-    counts = np.bincount(inverse, weights=weights, minlength=len(keys))
-    positives = np.bincount(inverse, weights=np.where(y, weights, 0.0), minlength=len(keys))
-    return keys, patterns, counts, positives
 
 
 # ------------------------------------------------------------------------------- the table
@@ -579,7 +469,8 @@ def empirical_ideal_dnf(X: Any, y: ArrayLike, features: Sequence[Any] | None = N
     1/2 (``tie="positive"``, the paper's text) or above 1/2 (``tie="negative"``, the paper's
     published code). No Boolean formula over the same features has fewer training errors. Types
     not realized in the data are negative. Time O(n ``|S|``): one vectorized pass computing integer
-    type codes, then a histogram.
+    type codes from the packed columns, then a histogram (:meth:`Counts.type_histogram
+    <logicrules.fca.counts.Counts.type_histogram>`).
 
     Parameters
     ----------

@@ -153,3 +153,17 @@ def test_only_plain_numeric_unweighted_or_selecting_fits_read_in_chunks():
     assert not b._fits_by_column_stats(pd.DataFrame({"a": [True, False]}), None)
     assert not MedianBinarizer(categorical=["a"])._fits_by_column_stats(numeric, None)
     assert not _BaseBinarizer._median_thresholds
+
+
+def test_type_histogram_sums_dense_and_sparse_blocks():
+    """A small last block is counted sparsely and added to the dense partials of the others."""
+    from logicrules.fca.context import FormalContext
+    from logicrules.fca.counts import ContextCounts
+
+    rng = np.random.default_rng(4)
+    X = rng.random((4096 + 64, 12)) < 0.5
+    y = rng.random(len(X)) < 0.3
+    K = FormalContext(X)
+    blocked = ContextCounts(K, y, block_rows=2048).type_histogram(list(range(12)))  # dense, dense, sparse
+    whole = ContextCounts(K, y).type_histogram(list(range(12)))
+    assert np.array_equal(blocked.keys, whole.keys) and np.array_equal(blocked.counts, whole.counts)
