@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from logicrules.fca.premise.gram import _BLOCK_BYTES
 from logicrules.fca.premise.space import PreparedAttributes, pair_shapes
 
 __all__ = ["SearchEstimate", "estimate_search_cost"]
@@ -94,9 +93,7 @@ def estimate_search_cost(prep: PreparedAttributes, max_size: int, size4_method: 
         F = len(pair_shapes(prep.negations))
         pairs = nv * (nv - 1) // 2
         parts["pair tables"] = (2 * count_bytes + 72) * nv * nv
-        bits = 64 * words
-        parts["size-2 blocks"] = 12 * 8 * min(_SIZE2_ENTRIES, pairs * F + nv * F) \
-            + min(2 * _BLOCK_BYTES, 12 * nv * bits)
+        parts["size-2 blocks"] = 12 * 8 * min(_SIZE2_ENTRIES, pairs * F + nv * F)
         combos[2] = pairs
     if max_size >= 3:
         triples = nv * (nv - 1) * (nv - 2) // 6

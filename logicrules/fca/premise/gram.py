@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from logicrules.fca.premise import kernels
 from logicrules.fca.premise.space import PreparedAttributes
 
 __all__: list[str] = []
@@ -44,23 +45,17 @@ def _position_weights(seg: np.ndarray, wseg: np.ndarray, valid: np.ndarray) -> n
     return np.where(bits, np.repeat(per_word, 64), 0.0)
 
 
-def _gram(bits: np.ndarray, n: int, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
-    """``out[a, b] = |a AND b|`` over the first ``n`` bits of packed rows, by blocks.
+def _gram(bits: np.ndarray, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
+    """``out[a, b] = |a AND b|`` of packed rows, by popcounts (:func:`~logicrules.fca.premise.kernels.pair_counts`).
 
     int32 (k, k) row counts, or with ``weighted`` float64 sums of the weights of the objects'
-    groups (``seg``, ``wseg``; products in float64).
+    groups (``seg``, ``wseg``). Nothing is unpacked: the working memory is the (k, k) result.
     """
     k = bits.shape[0]
-    out = np.zeros((k, k), np.float64 if weighted else np.int64)
+    out = np.zeros((k, k), np.float64 if weighted else np.int32)
     if k:
-        per_word = np.repeat(wseg, np.diff(seg)) if weighted else None
-        for start, block in _row_blocks(bits, n, 12 if weighted else 4):
-            if weighted:
-                w = np.repeat(per_word[start // 64: start // 64 + -(-block.shape[1] // 64)], 64)[:block.shape[1]]
-                out += (block * w) @ block.T.astype(np.float64)
-            else:
-                out += (block @ block.T).astype(np.int64)
-    return out if weighted else out.astype(np.int32)
+        kernels.pair_counts(np.ascontiguousarray(bits), seg, wseg, weighted, out)
+    return out
 
 
 def _extent_hashes(bits_p: np.ndarray, valid_p: np.ndarray, n_pos: int, bits_n: np.ndarray, valid_n: np.ndarray,

@@ -172,6 +172,107 @@ def _best_positive(w0, w1, w2, w3, w4, w5, w6, w7):
     return best
 
 
+_TILE = 128    # words per tile of the size-3 counting: the tiles of every attribute stay in L2
+_SCAN_BATCH = 1 << 16    # (b, c) candidates of one first attribute counted together (bounded buffers)
+
+
+@njit(cache=True, nogil=True)
+def _tiled_triple_counts(bits, seg, wseg, a, pair_b, pair_start, cand_c, out):
+    """``out[j] += |a AND b AND c_j|`` (weighted as :func:`_wcount_and`) for the candidates of each pair.
+
+    ``pair_b[q]`` is a second attribute whose third attributes are ``cand_c[pair_start[q]:
+    pair_start[q + 1]]``. The words are visited in tiles of :data:`_TILE` words, every pair and
+    candidate per tile, so the tiles of all attributes are read from cache instead of streaming
+    every candidate's whole bitset from memory once per pair. Group counts are exact integers,
+    multiplied by their weight once and summed in group order, as in :func:`_wcount_and`.
+    """
+    k = cand_c.shape[0]
+    counts = np.zeros(k, np.int64)
+    ab = np.empty(_TILE, np.uint64)
+    row_a = bits[a]
+    for g in range(wseg.shape[0]):
+        counts[:] = 0
+        for t0 in range(seg[g], seg[g + 1], _TILE):
+            nt = min(_TILE, seg[g + 1] - t0)
+            for q in range(pair_b.shape[0]):
+                row_b = bits[pair_b[q]]
+                for w in range(nt):
+                    ab[w] = row_a[t0 + w] & row_b[t0 + w]
+                for j in range(pair_start[q], pair_start[q + 1]):
+                    row_c = bits[cand_c[j]]
+                    total = 0
+                    for w in range(nt):
+                        total += _ctpop(ab[w] & row_c[t0 + w])
+                    counts[j] += total
+        for j in range(k):
+            out[j] += wseg[g] * counts[j]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep_triples(a, pair_b, pair_start, n_pairs, cand_c, tot_p, tot_n, alpha, beta, w_single, w_pair, w_total,
+                  threshold, negations, mode, i, cap, out_bc, count):
+    """Closed form of the best formula of each counted triple; record those reaching ``threshold``.
+
+    Writes ``(b, c)`` of the kept triples of ``a`` into ``out_bc[i, count:]`` (up to ``cap``) and
+    returns the new ``count`` (which may exceed ``cap``: overflow).
+    """
+    wa = w_single[a]
+    for q in range(n_pairs):
+        b = pair_b[q]
+        wb = w_single[b]
+        wab = w_pair[a, b]
+        rest = w_total - wa - wb + wab
+        for j in range(pair_start[q], pair_start[q + 1]):
+            c = cand_c[j]
+            dd = alpha * tot_p[j] + beta * tot_n[j]
+            wac = w_pair[a, c]
+            wbc = w_pair[b, c]
+            wc = w_single[c]
+            # cells k = 4 va + 2 vb + vc, by inclusion-exclusion
+            w7 = dd
+            w6 = wab - dd
+            w5 = wac - dd
+            w4 = wa - wab - wac + dd
+            w3 = wbc - dd
+            w2 = wb - wab - wbc + dd
+            w1 = wc - wac - wbc + dd
+            w0 = rest - wc + wac + wbc - dd
+            if mode == 1:
+                best = _best_cell(w0, w1, w2, w3, w4, w5, w6, w7) if negations else w7
+            elif mode == 2:
+                tot = w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7
+                worst = min(min(min(w0, w1), min(w2, w3)), min(min(w4, w5), min(w6, w7))) if negations else w0
+                best = tot - worst
+            elif negations:
+                best = _best_negations(w0, w1, w2, w3, w4, w5, w6, w7)
+            else:
+                best = _best_positive(w0, w1, w2, w3, w4, w5, w6, w7)
+            if best >= threshold:
+                if count < cap:
+                    out_bc[i, count, 0] = b
+                    out_bc[i, count, 1] = c
+                count += 1
+    return count
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def pair_counts(bits, seg, wseg, weighted, out):
+    """``out[a, b] = |a AND b|`` for all attributes (weighted as :func:`_wcount_and` with ``weighted``).
+
+    The Gram matrix of the packed rows ``bits`` (k, W) by popcounts: ``k (k + 1) / 2`` AND +
+    popcount passes over the words, no unpacking; ``out`` is (k, k), integer or float64.
+    """
+    k = bits.shape[0]
+    for a in prange(k):
+        for b in range(a, k):
+            if weighted:
+                v = _wcount_and(bits[a], bits[b], seg, wseg)
+            else:
+                v = _count_and(bits[a], bits[b])
+            out[a, b] = v
+            out[b, a] = v
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def scan_triples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, alpha, beta, w_single, w_pair, w_total, threshold,
                  negations, mode, elim, elim_t, elim_const, room, least_room, a_list, cap, out_bc, out_count,
@@ -231,81 +332,51 @@ def scan_triples(bits_p, bits_n, seg_p, wseg_p, seg_n, wseg_n, alpha, beta, w_si
         Receives the number of triples per ``a`` that survived the pruning and were counted.
     """
     m = bits_p.shape[0]
-    wp = bits_p.shape[1]
-    wn = bits_n.shape[1]
     for i in prange(a_list.shape[0]):
         a = a_list[i]
+        # the (b, c) worth a popcount, b ascending and c ascending within b, counted in batches
+        pair_b = np.empty(m, np.int64)
+        pair_start = np.zeros(m + 1, np.int64)
+        cand_c = np.empty(max(_SCAN_BATCH, m), np.int64)
+        tot_p = np.empty(cand_c.shape[0], np.float64)
+        tot_n = np.empty(cand_c.shape[0], np.float64)
+        n_pairs = 0
+        k = 0
         count = 0
         counted = 0
-        ab_p = np.empty(wp, np.uint64)
-        ab_n = np.empty(wn, np.uint64)
-        cs = np.empty(m, np.int64)
-        d = np.empty(m, np.float64)
-        best = np.empty(m, np.float64)
-        wa = w_single[a]
-        for b in range(a + 1, m):
-            da = min(elim[a, b], elim_const[a])       # a replaced by b or a constant
-            db = min(elim[b, a], elim_const[b])
-            if db < least_room[a, b + 1] or da < least_room[b, b + 1]:
-                continue
-            room_ab = room[a, b]
-            # the c's worth a popcount
-            k = 0
-            for c in range(b + 1, m):
-                if min(min(elim_t[a, c], elim_t[b, c]), elim_const[c]) < room_ab:
+        for b in range(a + 1, m + 1):
+            if b < m:
+                da = min(elim[a, b], elim_const[a])       # a replaced by b or a constant
+                db = min(elim[b, a], elim_const[b])
+                if db < least_room[a, b + 1] or da < least_room[b, b + 1]:
                     continue
-                if min(db, elim[b, c]) < room[a, c]:
-                    continue
-                if min(da, elim[a, c]) < room[b, c]:
-                    continue
-                cs[k] = c
-                k += 1
-            if k == 0:
+                room_ab = room[a, b]
+                first = k
+                for c in range(b + 1, m):
+                    if min(min(elim_t[a, c], elim_t[b, c]), elim_const[c]) < room_ab:
+                        continue
+                    if min(db, elim[b, c]) < room[a, c]:
+                        continue
+                    if min(da, elim[a, c]) < room[b, c]:
+                        continue
+                    cand_c[k] = c
+                    k += 1
+                if k > first:
+                    pair_b[n_pairs] = b
+                    n_pairs += 1
+                    pair_start[n_pairs] = k
+            # count the batch when the next b could overflow it, and at the end
+            if k == 0 or (b < m - 1 and k + m - b - 2 <= cand_c.shape[0]):
                 continue
             counted += k
-            for w in range(wp):
-                ab_p[w] = bits_p[a, w] & bits_p[b, w]
-            for w in range(wn):
-                ab_n[w] = bits_n[a, w] & bits_n[b, w]
-            wb = w_single[b]
-            wab = w_pair[a, b]
-            rest = w_total - wa - wb + wab
-            # three simple loops (count, closed form, collect) vectorize better than one
-            for j in range(k):
-                c = cs[j]
-                d[j] = alpha * _wcount_and(ab_p, bits_p[c], seg_p, wseg_p) \
-                    + beta * _wcount_and(ab_n, bits_n[c], seg_n, wseg_n)
-            for j in range(k):
-                c = cs[j]
-                dd = d[j]
-                wac = w_pair[a, c]
-                wbc = w_pair[b, c]
-                wc = w_single[c]
-                # cells k = 4 va + 2 vb + vc, by inclusion-exclusion
-                w7 = dd
-                w6 = wab - dd
-                w5 = wac - dd
-                w4 = wa - wab - wac + dd
-                w3 = wbc - dd
-                w2 = wb - wab - wbc + dd
-                w1 = wc - wac - wbc + dd
-                w0 = rest - wc + wac + wbc - dd
-                if mode == 1:
-                    best[j] = _best_cell(w0, w1, w2, w3, w4, w5, w6, w7) if negations else w7
-                elif mode == 2:
-                    tot = w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7
-                    worst = min(min(min(w0, w1), min(w2, w3)), min(min(w4, w5), min(w6, w7))) if negations else w0
-                    best[j] = tot - worst
-                elif negations:
-                    best[j] = _best_negations(w0, w1, w2, w3, w4, w5, w6, w7)
-                else:
-                    best[j] = _best_positive(w0, w1, w2, w3, w4, w5, w6, w7)
-            for j in range(k):
-                if best[j] >= threshold:
-                    if count < cap:
-                        out_bc[i, count, 0] = b
-                        out_bc[i, count, 1] = cs[j]
-                    count += 1
+            tot_p[:k] = 0.0
+            tot_n[:k] = 0.0
+            _tiled_triple_counts(bits_p, seg_p, wseg_p, a, pair_b[:n_pairs], pair_start, cand_c[:k], tot_p)
+            _tiled_triple_counts(bits_n, seg_n, wseg_n, a, pair_b[:n_pairs], pair_start, cand_c[:k], tot_n)
+            count = _keep_triples(a, pair_b, pair_start, n_pairs, cand_c, tot_p, tot_n, alpha, beta, w_single, w_pair,
+                                  w_total, threshold, negations, mode, i, cap, out_bc, count)
+            n_pairs = 0
+            k = 0
         out_count[i] = count
         out_counted[i] = counted
 

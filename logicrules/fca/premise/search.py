@@ -186,7 +186,10 @@ def find_best_premises(
         estimate (:func:`estimate_premise_search`: packed bitsets, pair tables and bounds, size-2
         blocks, size-4 triple counts; the caller's input not included) is checked before it
         starts, and a search that cannot fit raises :class:`PremiseSearchMemoryError` naming
-        what needs the memory.
+        what needs the memory. The attributes are packed from the input a few thousand rows at
+        a time (about one bit per cell), pair counts are popcounts (no unpacked blocks), and the
+        working blocks of the greedy seeds and of the exact scoring take a sixteenth of the
+        limit each (at most 32 MiB), so the search's own peak stays near the estimate.
     return_stats : bool, default False
         Also return the per-size :class:`SearchStatistics` (counting distinct extents of sizes
         1-2 too, which costs a little more).

@@ -13,44 +13,59 @@ __all__: list[str] = []
 class Seeds(SearchState):
     """Greedy extension of good premises by one literal at a time (real premises of their size)."""
 
-    def _literals(self):
-        """Bits over positives and negatives and specs of every literal of the variables."""
+    def _literals(self) -> tuple[np.ndarray, np.ndarray, list[tuple]]:
+        """Representatives, polarities and specs of every literal of the variables."""
         p = self.prep
         r = self.vars
         neg = np.zeros(len(r), dtype=bool)
         if p.negations:
             r = np.concatenate([r, r])
             neg = np.concatenate([neg, np.ones(len(self.vars), dtype=bool)])
+        return r, neg, [("lit", int(a), bool(b)) for a, b in zip(r, neg)]
+
+    def _combined(self, op: str, ep, en, r, neg):
+        """Bits of ``premise op literal`` for the literals ``(r, neg)`` (the premise's bits ``ep``, ``en``)."""
         lp, ln = self._lit_bits(r, neg)
-        return lp, ln, [("lit", int(a), bool(b)) for a, b in zip(r, neg)]
+        if op == "and":
+            return lp & ep, ln & en
+        return lp | ep, ln | en
 
     def _extend_greedily(self, ep, en, spec, size: int, up_to: int, literals) -> None:
         """Offer ``premise AND/OR literal`` for every literal, then extend the best one, up to ``up_to``.
 
         Greedy premises are real premises of their size, so they raise the running threshold of
-        the exhaustive scans early (the scans stay exact whatever the threshold is).
+        the exhaustive scans early (the scans stay exact whatever the threshold is). The
+        literals are counted in blocks of about ``work_bytes`` of bits; extents are rebuilt
+        only for the premises offered to the result list.
         """
-        lp, ln, lit_specs = literals
-        while size < up_to and len(lp):
+        r, neg, lit_specs = literals
+        words = ep.shape[-1] + en.shape[-1]
+        step = max(1, self.work_bytes // (40 * max(words, 1)))
+        while size < up_to and len(r):
             size += 1
             best = None
             for op in self.connectives:
-                bp = (lp & ep) if op == "and" else (lp | ep)
-                bn = (ln & en) if op == "and" else (ln | en)
-                tp, fp = self._count(bp, bn)
+                counts = [self._count(*self._combined(op, ep, en, r[i:i + step], neg[i:i + step]))
+                          for i in range(0, len(r), step)]
+                tp = np.concatenate([c[0] for c in counts])
+                fp = np.concatenate([c[1] for c in counts])
                 scores = self._scores(tp, fp, size)
 
                 def specs_of(ix, op=op):
                     return [("op", op, spec, lit_specs[i]) for i in ix]
 
-                self._offer_ranked(scores, size, tp, fp, lambda ix, bp=bp, bn=bn, specs_of=specs_of: (
-                    bp[ix], bn[ix], specs_of(ix)))
+                def materialize(ix, op=op, ep=ep, en=en, specs_of=specs_of):
+                    return (*self._combined(op, ep, en, r[ix], neg[ix]), specs_of(ix))
+
+                self._offer_ranked(scores, size, tp, fp, materialize)
                 if self.fronts is not None:
                     self.fronts.add(size, tp, fp, specs_of)
                 j = int(np.argmax(scores))
                 if best is None or scores[j] > best[0]:
-                    best = (scores[j], bp[j:j + 1], bn[j:j + 1], specs_of([j])[0])
-            _, ep, en, spec = best
+                    best = (scores[j], op, j)
+            _, op, j = best
+            ep, en = self._combined(op, ep, en, r[j:j + 1], neg[j:j + 1])
+            spec = ("op", op, spec, lit_specs[j])
 
     def _seed_starts(self) -> list[tuple]:
         """``(bits_p, bits_n, spec, size)`` of the size-2 seeds (good premises kept by size 2)."""

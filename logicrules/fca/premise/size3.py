@@ -30,8 +30,7 @@ class Size3(Seeds, Pruning):
         M = shape_matrix(shapes, 3)
         masks = np.array([s.mask for s in shapes], dtype=np.int64)
         combos = nv * (nv - 1) * (nv - 2) // 6 * len(shapes)
-        bits_p = np.ascontiguousarray(p.bits_p[v])
-        bits_n = np.ascontiguousarray(p.bits_n[v])
+        bits_p, bits_n = self._var_bits()
         tpv, fpv = p.tp[v], p.fp[v]
         tested = 0
         counted = 0
@@ -105,10 +104,12 @@ class Size3(Seeds, Pruning):
         if not len(triples):
             return
         p = self.prep
-        bp, bn = p.bits_p[v], p.bits_n[v]
+        bp, bn = self._var_bits()
         tpv, fpv = p.tp[v], p.fp[v]
-        for start in range(0, len(triples), 65536):
-            t = triples[start:start + 65536]
+        # about 4 row gathers per class and triple at a time: bounded by work_bytes
+        step = max(1, min(65536, self.work_bytes // (32 * (bp.shape[1] + bn.shape[1]))))
+        for start in range(0, len(triples), step):
+            t = triples[start:start + step]
             a, b, c = t[:, 0], t[:, 1], t[:, 2]
             cells = []
             dtype = np.float64 if p.weighted else np.int64

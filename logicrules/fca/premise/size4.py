@@ -39,7 +39,9 @@ class Size4Cells(Seeds, Pruning):
         masks = np.array([s.mask for s in shapes], dtype=np.int64)
         nf = len(shapes)
         scored = 0
-        step = max(1, 32768 // 2 ** variables.shape[1])
+        words = self.prep.bits_p.shape[1] + self.prep.bits_n.shape[1]
+        cells = 2 ** variables.shape[1]
+        step = max(1, min(32768 // cells, self.work_bytes // (32 * cells * words)))
         for start in range(0, len(variables), step):
             var = variables[start:start + step]
             cp_, cn_ = self._cells_bits(var)
@@ -107,8 +109,7 @@ class Size4Cells(Seeds, Pruning):
         if nv < 3:
             self._tick(4, started, combos, tested, None if new_keys is None else len(new_keys), counted)
             return
-        bits_p = np.ascontiguousarray(p.bits_p[v])
-        bits_n = np.ascontiguousarray(p.bits_n[v])
+        bits_p, bits_n = self._var_bits()
         torch_scan = self.counter is not None
         if not torch_scan:
             offsets = kernels.triple_offsets(nv)

@@ -50,8 +50,9 @@ class SmallSizes(SearchState):
         shapes = pair_shapes(p.negations, self.connectives)
         M = shape_matrix(shapes, 2)                     # (F, 4), cell j = 2 va + vb
         masks2 = np.array([sh.mask for sh in shapes], dtype=np.int64)
-        self.pair_p = _gram(p.bits_p[v], _n_bits(p, "p"), p.seg_p, p.wseg_p, p.weighted)
-        self.pair_n = _gram(p.bits_n[v], _n_bits(p, "n"), p.seg_n, p.wseg_n, p.weighted)
+        bits_p, bits_n = self._var_bits()
+        self.pair_p = _gram(bits_p, p.seg_p, p.wseg_p, p.weighted)
+        self.pair_n = _gram(bits_n, p.seg_n, p.wseg_n, p.weighted)
         tpv, fpv = p.tp[v], p.fp[v]
         nv = len(v)
         tested = 0
@@ -59,9 +60,11 @@ class SmallSizes(SearchState):
         hashes = []
         count_extents = count_extents and nv * (nv - 1) // 2 * len(shapes) <= _MAX_COUNTED_PAIRS
         if count_extents:
-            single_h, total_h, pair_h = _extent_hashes(p.bits_p[v], p.valid_p, _n_bits(p, "p"), p.bits_n[v],
+            single_h, total_h, pair_h = _extent_hashes(bits_p, p.valid_p, _n_bits(p, "p"), bits_n,
                                                        p.valid_n, _n_bits(p, "n"))
-        block = max(1, int(2e6 // max(nv * len(shapes), 1)))
+        # about 96 bytes per (pair, shape) entry of a block: 2e6 entries, fewer under a small memory_limit
+        entries = min(2e6, self.memory // 4 / 96)
+        block = max(1, int(entries // max(nv * len(shapes), 1)))
         for start in range(0, nv, block):
             if self._out_of_time():
                 break

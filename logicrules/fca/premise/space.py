@@ -224,25 +224,35 @@ def count_premises(n_literals: int, max_size: int) -> list[int]:
     return counts[1:]
 
 
-def _pack(columns: np.ndarray) -> np.ndarray:
-    """Pack bool (n, m) column-wise into uint64 (m, W), W a multiple of 4 (zero padding)."""
-    n, m = columns.shape
+_PACK_ROWS = 4096    # rows per chunk of the packing (a multiple of 64: each chunk fills whole words)
+
+
+def _pack(X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Pack ``X[rows]`` column-wise into uint64 (m, W), W a multiple of 4 (zero padding).
+
+    Bit ``i`` of column ``j`` is ``X[rows[i], j]``. Rows are gathered, transposed and packed
+    :data:`_PACK_ROWS` at a time, so the working memory is a few small blocks whatever the
+    number of rows (and no copy of ``X`` is made).
+    """
+    n, m = len(rows), X.shape[1]
     words = max(4, -(-max(n, 1) // 256) * 4)
-    packed = np.packbits(columns.T, axis=1, bitorder="little")
     out = np.zeros((m, words * 8), dtype=np.uint8)
-    out[:, : packed.shape[1]] = packed
+    for start in range(0, n, _PACK_ROWS):
+        block = np.ascontiguousarray(X[rows[start:start + _PACK_ROWS]].T)
+        packed = np.packbits(block, axis=1, bitorder="little")
+        out[:, start // 8: start // 8 + packed.shape[1]] = packed
     return out.view(np.uint64)
 
 
-def _pack_weighted(columns: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pack bool (n, m) rows of positive ``weight`` column-wise, grouped by equal weight.
+def _pack_weighted(X: np.ndarray, rows: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Pack ``X[rows]`` (rows of positive ``weight``) column-wise, grouped by equal weight.
 
     Rows are sorted by weight (stably); each group of equal weight starts at a new uint64 word,
     so a weighted count is ``sum_g weight_g * popcount(words of group g)``. Returns ``(bits (m,
     W), seg (G + 1,) word bounds, wseg (G,) weights)``; ``W`` is a multiple of 4 and the last
     group holds the padding words (zero bits).
     """
-    n, m = columns.shape
+    n, m = len(rows), X.shape[1]
     order = np.argsort(weight, kind="stable")
     w = weight[order]
     starts = np.flatnonzero(np.concatenate([[True], w[1:] != w[:-1]])) if n else np.zeros(0, np.int64)
@@ -260,7 +270,7 @@ def _pack_weighted(columns: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray,
     step = max(1, (1 << 26) // (words * 64))        # attributes per block of the bool scatter
     for j0 in range(0, m, step):
         block = np.zeros((min(step, m - j0), words * 64), dtype=bool)
-        block[:, position] = columns[order, j0:j0 + step].T
+        block[:, position] = X[rows[order], j0:j0 + step].T
         out[j0:j0 + step] = np.packbits(block, axis=1, bitorder="little")
     return out.view(np.uint64), seg, wseg
 
@@ -329,7 +339,15 @@ class PreparedAttributes:
         return _weighted_count(bits, self.seg_n, self.wseg_n, self.weighted)
 
 
+_COUNT_BYTES = 8 * 2**20    # popcounts of many extents are taken this many bytes of bits at a time
+
+
 def _weighted_count(bits: np.ndarray, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
+    if bits.ndim >= 2 and bits.nbytes > 2 * _COUNT_BYTES:       # bounded temporaries: blocks of extents
+        flat = bits.reshape(-1, bits.shape[-1])
+        step = max(1, _COUNT_BYTES // max(flat.shape[1] * 8, 1))
+        parts = [_weighted_count(flat[i:i + step], seg, wseg, weighted) for i in range(0, len(flat), step)]
+        return np.concatenate(parts).reshape(bits.shape[:-1])
     counts = np.bitwise_count(bits)
     if not weighted:
         return counts.sum(axis=-1, dtype=np.int64)
@@ -344,6 +362,65 @@ def _valid_words(n: int, words: int) -> np.ndarray:
     bits = np.zeros(words * 64, dtype=bool)
     bits[:n] = True
     return np.packbits(bits, bitorder="little").view(np.uint64)
+
+
+def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Representatives of the columns with distinct extents, and a complementary column of each.
+
+    ``bits`` holds the packed columns over each class, ``valid`` the bit positions holding an
+    object; a column's extent is its bits over all classes. Returns ``(reps, complement)``:
+    the first column of each class of equal extents (with ``negations``: equal up to
+    complement), ordered by first occurrence, and per representative a column whose extent is
+    its complement (the first one), or -1.
+
+    Columns are grouped by a hash of their canonical extent computed over blocks of words, and
+    columns with equal hashes are compared word by word, so the grouping is exact and its
+    working memory is a block, not a copy of the bitsets.
+    """
+    m = bits[0].shape[0]
+    flip = np.zeros(m, dtype=bool)
+    if negations:
+        # canonical form of {E, not E}: the member not containing one fixed object (the first)
+        for b, v in zip(bits, valid):
+            occupied = np.flatnonzero(v)
+            if len(occupied):
+                w = occupied[0]
+                bit = (int(v[w]) & -int(v[w])).bit_length() - 1              # its lowest set bit
+                flip = ((b[:, w] >> np.uint64(bit)) & np.uint64(1)).astype(bool)
+                break
+
+    def canonical(j: int) -> np.ndarray:
+        return np.concatenate([~b[j] & v if flip[j] else b[j] for b, v in zip(bits, valid)])
+
+    rng = np.random.default_rng(0)
+    hashes = np.zeros(m, dtype=np.uint64)
+    step = max(1, (1 << 20) // max(m, 1))                    # words per block: about 8 MB of bits
+    for b, v in zip(bits, valid):
+        factors = rng.integers(0, 2**63, size=b.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+        for w0 in range(0, b.shape[1], step):
+            block = b[:, w0:w0 + step]
+            block = np.where(flip[:, None], ~block & v[w0:w0 + step], block)
+            hashes += (block * factors[w0:w0 + step]).sum(axis=1, dtype=np.uint64)   # modulo 2**64
+    reps: list[int] = []
+    cls = np.empty(m, dtype=np.int64)
+    by_hash: dict[int, list[int]] = {}
+    for j in range(m):
+        same = by_hash.setdefault(int(hashes[j]), [])
+        extent = canonical(j) if same else None
+        found = next((c for c in same if np.array_equal(canonical(reps[c]), extent)), -1)
+        if found < 0:
+            found = len(reps)
+            reps.append(j)
+            same.append(found)
+        cls[j] = found
+    reps_array = np.array(reps, dtype=np.int64)
+    complement = np.full(len(reps), -1, dtype=np.int64)
+    if negations:
+        opposite = flip != flip[reps_array][cls]
+        # first column of each class with the opposite polarity of its representative
+        for j in np.flatnonzero(opposite)[::-1]:
+            complement[cls[j]] = j
+    return reps_array, complement
 
 
 def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
@@ -363,52 +440,21 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
     -------
     PreparedAttributes
     """
-    if sample_weight is not None:
-        keep = sample_weight > 0
-        if not keep.all():
-            X, y, sample_weight = X[keep], y[keep], sample_weight[keep]
     n, m = X.shape
-    packed = np.packbits(X.T, axis=1) if n else np.zeros((m, 0), np.uint8)
-    if negations and n:
-        # canonical form of {E, not E}: the member not containing object 0
-        flip = X[0]
-        canon = packed.copy()
-        canon[flip] = np.packbits(~X[:, flip].T, axis=1) if flip.any() else canon[flip]
-    else:
-        flip = np.zeros(m, dtype=bool)
-        canon = packed
-    keys = np.ascontiguousarray(canon).view(np.dtype((np.void, max(canon.shape[1], 1)))).ravel() \
-        if canon.shape[1] else np.zeros(m, dtype="V1")
-    del packed
-    _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
-    del canon, keys
-    order = np.argsort(first)
-    reps = first[order]
-    rank = np.empty_like(order)
-    rank[order] = np.arange(len(order))
-    cls = rank[inverse.ravel()]
-    complement = np.full(len(reps), -1, dtype=np.int64)
-    if negations:
-        opposite = flip != flip[reps][cls]
-        idx = np.flatnonzero(opposite)
-        # first column of each class with the opposite polarity of its representative
-        complement_first = {}
-        for j in idx[::-1]:
-            complement_first[cls[j]] = j
-        for c, j in complement_first.items():
-            complement[c] = j
-    R = X[:, reps] if len(reps) < m else X
+    keep = np.ones(n, dtype=bool) if sample_weight is None else sample_weight > 0
     packs = []
-    for mask in (y, ~y):
+    for rows in (np.flatnonzero(keep & y), np.flatnonzero(keep & ~y)):
         if sample_weight is None:
-            bits = _pack(R[mask])
-            count = int(mask.sum())
+            bits = _pack(X, rows)
             packs.append((bits, np.array([0, bits.shape[1]], np.int64), np.ones(1),
-                          _valid_words(count, bits.shape[1])))
+                          _valid_words(len(rows), bits.shape[1])))
         else:
-            ones = np.ones((int(mask.sum()), 1), dtype=bool)
-            bits, seg, wseg = _pack_weighted(R[mask], sample_weight[mask])
-            packs.append((bits, seg, wseg, _pack_weighted(ones, sample_weight[mask])[0][0]))
+            ones = np.ones((len(rows), 1), dtype=bool)
+            bits, seg, wseg = _pack_weighted(X, rows, sample_weight[rows])
+            packs.append((bits, seg, wseg, _pack_weighted(ones, np.arange(len(rows)), sample_weight[rows])[0][0]))
+    reps, complement = _merge_columns([pack[0] for pack in packs], [pack[3] for pack in packs], negations)
+    if len(reps) < m:
+        packs = [(bits[reps], seg, wseg, valid) for bits, seg, wseg, valid in packs]
     (bits_p, seg_p, wseg_p, valid_p), (bits_n, seg_n, wseg_n, valid_n) = packs
     weighted = sample_weight is not None
     tp = _weighted_count(bits_p, seg_p, wseg_p, weighted)

@@ -32,6 +32,9 @@ from logicrules.fca.premise.space import CONNECTIVES, count_premises, prepare_at
 
 __all__: list[str] = []
 
+_WORK_BYTES = 32 * 2**20      # largest block of working arrays of the scans' exact scoring and seeding
+_MIN_WORK_BYTES = 2**18       # smallest one (a block holds at least one candidate whatever the limit)
+
 
 class SearchState:
     """State of one search: prepared attributes, objective, result list, statistics."""
@@ -67,14 +70,16 @@ class SearchState:
                 f"{self.estimate}: more than memory_limit={memory / 1e9:.2f} GB; raise memory_limit, use fewer "
                 "attributes (a coarser binarizer) or a smaller max_size")
         self.counter = None          # the torch backend's scanner (sizes 3 and 4), when chosen
+        self._vbits = None           # bitsets of the non-constant representatives, when some are constant
+        # bytes of one block of working arrays (literal blocks, scoring blocks): a share of the limit
+        self.work_bytes = int(min(_WORK_BYTES, max(_MIN_WORK_BYTES, memory // 16)))
         if backend == "torch" and max_size >= 3:
             from logicrules.fca.premise.torch_backend import TorchCounter
 
             p = self.prep
-            v = np.flatnonzero(~p.constant)
             weights = (_position_weights(p.seg_p, p.wseg_p, p.valid_p), _position_weights(p.seg_n, p.wseg_n, p.valid_n)) \
                 if p.weighted else None
-            self.counter = TorchCounter(p.bits_p[v], p.bits_n[v], _n_bits(p, "p"), _n_bits(p, "n"), device=device,
+            self.counter = TorchCounter(*self._var_bits(), _n_bits(p, "p"), _n_bits(p, "n"), device=device,
                                         memory_limit=memory, row_weights=weights)
         self.builder = _Builder(self.prep, keys, self.connectives)
         self.top = _TopList(top_k)
@@ -110,6 +115,20 @@ class SearchState:
         if self.deadline is not None and time.perf_counter() > self.deadline:
             self.complete = False
         return not self.complete
+
+    def _var_bits(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bitsets of the non-constant representatives over positives and negatives.
+
+        The prepared bitsets themselves when no representative is constant (no copy), else one
+        copy kept for the whole search.
+        """
+        p = self.prep
+        if not p.constant.any():
+            return p.bits_p, p.bits_n
+        if self._vbits is None:
+            v = np.flatnonzero(~p.constant)
+            self._vbits = (np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v]))
+        return self._vbits
 
     def _count(self, bits_p: np.ndarray, bits_n: np.ndarray):
         """``(tp, fp)`` of packed extents (weighted sums with row weights)."""
