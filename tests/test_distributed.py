@@ -70,8 +70,11 @@ def test_predictions_on_a_local_cluster(bundled, dask_client):
 @pytest.mark.parametrize("make", LEARNERS)
 def test_fit_on_dask_input_says_what_to_do(make):
     X, y = _random_frame(0, 40)
-    if not isinstance(make(), IdealDNFClassifier):  # the learners that do not fit from dask yet
+    if isinstance(make(), LPRuleClassifier):  # the learner that does not fit from dask yet
         with pytest.raises(TypeError, match="X is a dask collection"):
+            make().fit(dd.from_pandas(X, npartitions=2), y)
+    else:  # a dask X needs a dask y partitioned alike
+        with pytest.raises(TypeError, match="y must be a dask Series"):
             make().fit(dd.from_pandas(X, npartitions=2), y)
     with pytest.raises(TypeError, match="y is a dask collection"):
         make().fit(X, da.from_array(y.to_numpy(), chunks=20))

@@ -169,6 +169,33 @@ class OptimalPremiseClassifier(RuleClassifier):
         self.n_negative_ = int((~y).sum())
         return results[0].formula
 
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on a dask DataFrame / Array X and a dask y partitioned alike: X is never materialized.
+
+        The binarizer is fitted from distributed statistics
+        (:func:`~logicrules.fca.dask_scaling.fit_binarizer`), the search reads counts over the
+        partitions (:class:`~logicrules.fca.dask_counts.DaskCounts`, :meth:`_fit_counts`: sizes
+        1-2 from summed Gram matrices, sizes 3-4 by counting passes), and ``rules_`` /
+        ``cell_counts_`` come from the formula's type histogram (one more pass); the formula
+        and predictions equal those of the same data fitted in memory.
+        """
+        from sklearn.base import clone
+
+        from logicrules.base import make_binarizer
+        from logicrules.dask_fit import check_dask_fit_input, finish_from_counts
+        from logicrules.fca.dask_counts import DaskCounts
+        from logicrules.fca.dask_scaling import fit_binarizer
+
+        X, target = check_dask_fit_input(self, X, y, sample_weight)
+        spec = self.binarizer
+        passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
+        self.binarizer_ = None if passthrough else fit_binarizer(
+            clone(make_binarizer(spec, categorical=self.categorical)), X, None, int(self.verbose))
+        counts = DaskCounts(X, target, self.binarizer_, verbose=int(self.verbose))
+        formula = self._fit_counts(counts)
+        finish_from_counts(self, formula, list(counts.attributes), counts)
+        return self
+
     def _fit_counts(self, counts: Counts) -> Formula:
         """The search over counts alone: the route of a fit whose rows are chunks or dask partitions.
 
