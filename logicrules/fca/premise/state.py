@@ -99,6 +99,10 @@ class SearchState:
         P, N = self.prep.n_pos, self.prep.n_neg
         tp = np.asarray(tp)
         fp = np.asarray(fp)
+        if tp.dtype.kind == "f":  # weighted sums: rounding leaves ~1e-16 of the total, of either sign
+            tol = 1e-12 * (P + N)
+            tp = np.where(np.abs(tp) < tol, 0.0, tp)
+            fp = np.where(np.abs(fp) < tol, 0.0, fp)
         values = np.asarray(self.objective(tp, fp, P - tp, N - fp), dtype=np.float64)
         values = np.broadcast_to(values, np.broadcast(tp, fp).shape)
         if self.size_cost:
