@@ -163,3 +163,37 @@ def test_premise_weights_equal_repetition():
         assert a.score_ == pytest.approx(b.score_)
         np.testing.assert_array_equal(a.predict(X), b.predict(X))
         np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X))
+
+
+@pytest.mark.parametrize("selection", ["filter", "wrapper"])
+@pytest.mark.parametrize("binarizer", ["median", "passthrough"])
+def test_ideal_value_split_weights_equal_shuffled_repetition(selection, binarizer):
+    """split="values": weights act as repeated rows in any order, with no split given."""
+    for seed in range(6):
+        X, y, w = weighted_data(seed, n=60)
+        if binarizer == "passthrough":
+            X = (X > 2).astype(int)
+        Xr, yr = repeated(X, y, w)
+        order = np.random.default_rng(seed).permutation(len(yr))
+        Xr, yr = Xr.iloc[order].reset_index(drop=True), yr[order]
+        params = {"binarizer": binarizer, "max_features": 4, "selection": selection,
+                  "split": "values", "random_state": seed}
+        a = IdealDNFClassifier(**params).fit(X, y, sample_weight=w)
+        b = IdealDNFClassifier(**params).fit(Xr, yr)
+        assert a.formula_ == b.formula_, seed
+        assert a.path_["validation_accuracy"].tolist() == pytest.approx(b.path_["validation_accuracy"].tolist())
+        np.testing.assert_array_equal(a.predict(X), b.predict(X))
+        np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X))
+
+
+def test_ideal_value_split_weights_equal_repetition_with_three_classes():
+    for seed in range(4):
+        X, _, w = weighted_data(seed, n=90)
+        y = (X.c0.to_numpy() + X.c1.to_numpy() + (np.arange(90) % 5 == 0)) % 3
+        Xr, yr = repeated(X, y, w)
+        order = np.random.default_rng(seed).permutation(len(yr))
+        Xr, yr = Xr.iloc[order], yr[order]
+        a = IdealDNFClassifier(split="values", random_state=1).fit(X, y, sample_weight=w)
+        b = IdealDNFClassifier(split="values", random_state=1).fit(Xr, yr)
+        assert a.formula_ == b.formula_, seed
+        np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X))

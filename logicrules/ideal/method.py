@@ -27,6 +27,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 from numbers import Integral, Real
 
 import numpy as np
@@ -47,7 +48,7 @@ from logicrules.ideal.algorithm import TypeTable, _type_table, table_from_histog
 from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf, validated_bounded_dnf
 from logicrules.ideal.multiclass import ClassTypeTable, class_priority, majority_class
 from logicrules.ideal.scoring import SCORERS, BooleanCounts, ClassCounts, rank_features
-from logicrules.ideal.split import validation_mask
+from logicrules.ideal.split import validation_mask, value_validation_mask
 from logicrules.memory import MemoryBudget
 from logicrules.progress import progress_bar
 from logicrules.simplify import prime_implicants, simplify_on_domain
@@ -64,6 +65,8 @@ _WRAPPER_CELLS = 1 << 22
 TIE_RULES = ("majority", "positive", "negative")
 #: Values of the ``protocol`` parameter.
 PROTOCOLS = ("default", "paper")
+#: Values of the ``split`` parameter.
+SPLITS = ("rows", "values")
 #: Values of the ``multiclass`` parameter.
 MULTICLASS = ("native", "ovr")
 #: Seed of scikit-learn's mutual information estimator in the authors' code.
@@ -141,8 +144,20 @@ class IdealDNFClassifier(RuleClassifier):
     max_features : int, default 10
         Largest ``l`` tried (capped at the number of booleanized attributes).
     validation_size : float in (0, 1), default 0.3
-        Fraction of the training data held out to choose ``l`` (stratified by class when each
-        class has at least two rows, a plain random split otherwise).
+        Fraction of the training data held out to choose ``l`` (see ``split``).
+    split : {"rows", "values"}, default "rows"
+        How the validation rows are drawn. ``"rows"``: the rows of scikit-learn's
+        ``train_test_split(test_size=validation_size, random_state=random_state)``, stratified by
+        class when each class has at least two rows (a plain random split otherwise); it depends
+        on the order of the rows, and repeated rows may fall on both sides. ``"values"``: each row
+        is a validation row when a seeded hash of its values falls below ``validation_size``
+        (:func:`~logicrules.ideal.split.value_validation_mask`): identical rows share a side, the
+        split does not depend on row order, and integer ``sample_weight`` equals repeating the
+        rows exactly (``"rows"`` splits the given rows, so it cannot); the validation fraction is
+        ``validation_size`` on average, not stratified (when all rows have the same values,
+        ``"rows"`` is used); on data with very few distinct rows a side may lack some of them
+        (use ``"rows"`` there). Not available with ``protocol="paper"``
+        nor on dask input.
     tolerance : float, default 0.01
         Step 6: choose the smallest ``l`` within this validation accuracy of the best.
     multiclass : {"native", "ovr"}, default "native"
@@ -271,6 +286,7 @@ class IdealDNFClassifier(RuleClassifier):
         "scorers": [StrOptions(set(SCORERS)), list, tuple],
         "max_features": [Interval(Integral, 1, None, closed="left")],
         "validation_size": [Interval(RealNotInt, 0, 1, closed="neither")],
+        "split": [StrOptions(set(SPLITS))],
         "tolerance": [Interval(Real, 0, None, closed="left")],
         "tie": [StrOptions(set(TIE_RULES))],
         "simplify_max_variables": [Interval(Integral, 0, None, closed="left")],
@@ -285,7 +301,7 @@ class IdealDNFClassifier(RuleClassifier):
 
     def __init__(self, *, binarizer="median", selection="filter",
                  scorers=("f_classif", "mutual_info", "chi2"), max_features=10,
-                 validation_size=0.3, tolerance=0.01, tie="majority", simplify_max_variables=8,
+                 validation_size=0.3, split="rows", tolerance=0.01, tie="majority", simplify_max_variables=8,
                  max_rule_size=20, random_state=None, pos_label=None, categorical=None,
                  memory_limit=None, protocol="default", multiclass="native", verbose=0):
         self.binarizer = binarizer
@@ -293,6 +309,7 @@ class IdealDNFClassifier(RuleClassifier):
         self.scorers = scorers
         self.max_features = max_features
         self.validation_size = validation_size
+        self.split = split
         self.tolerance = tolerance
         self.tie = tie
         self.simplify_max_variables = simplify_max_variables
@@ -333,8 +350,8 @@ class IdealDNFClassifier(RuleClassifier):
         sample_weight : array-like of shape (n_samples,), optional
             Non-negative row weights: the binarizer's medians, the scorers' counts, the type
             histograms and the validation accuracies are weighted (integer weights count as
-            repeated rows; the validation split is drawn over the given rows, so it differs from
-            the split of the repeated data).
+            repeated rows exactly with ``split="values"``; ``split="rows"`` draws the validation
+            split over the given rows, so it differs from the split of the repeated data).
 
         Returns
         -------
@@ -342,6 +359,10 @@ class IdealDNFClassifier(RuleClassifier):
         """
         self._check_protocol(sample_weight)
         if is_dask_collection(X):  # every step from counts over the partitions
+            if self.split != "rows":
+                raise ValueError(f"split={self.split!r} is not available on dask input (a dask fit draws "
+                                 "its own per-partition split, see logicrules.ideal.dask_fit); use "
+                                 "split='rows'")
             from logicrules.ideal.dask_fit import fit_ideal_from_dask
 
             return fit_ideal_from_dask(self, X, y, sample_weight)
@@ -355,7 +376,7 @@ class IdealDNFClassifier(RuleClassifier):
             self._fit_one_vs_rest(self._fit_binarizer(X, w), y_bool, w)
             return self
         rule = self._tie_rule(y_bool, w)
-        valid = self._validation_mask(y_bool)
+        valid = self._validation_mask(y_bool, X)
         context = self._fit_stage(X, valid, w)  # step 2: every row, binarized as the training part
         stage_names = list(context.attributes)
         self._check_attributes(stage_names)
@@ -414,7 +435,7 @@ class IdealDNFClassifier(RuleClassifier):
         names = list(context.attributes)
         self._check_attributes(names)
         rule = self._tie_rule(y, weights)
-        valid = self._validation_mask(y)
+        valid = self._validation_mask(y, context)
         features = self._search(context, y, valid, names, scorers, rule, weights)
         while features is not None:
             self._fit_table(context, y, names, features, rule, weights)
@@ -457,6 +478,9 @@ class IdealDNFClassifier(RuleClassifier):
     def _check_protocol(self, sample_weight) -> None:
         if self.protocol != "paper":
             return
+        if self.split != "rows":
+            raise ValueError(f"split={self.split!r} has no effect with protocol='paper' (the validation "
+                             "rows are the last ones, as in the authors' code); leave split='rows'")
         if self.tie != "majority":
             raise ValueError(f"tie={self.tie!r} has no effect with protocol='paper' (ties and unseen "
                              "types go to the negative class, as in the authors' code); leave tie at "
@@ -501,11 +525,16 @@ class IdealDNFClassifier(RuleClassifier):
         valid = validation_mask(y, self.validation_size, self.random_state)
         return np.flatnonzero(~valid), np.flatnonzero(valid)
 
-    def _validation_mask(self, y: np.ndarray) -> np.ndarray:
-        """:meth:`_split` as a mask of the validation rows."""
-        self._budget.require(17 * len(y), f"the validation split of {len(y)} rows", "use fewer rows")
-        valid = np.zeros(len(y), dtype=bool)
-        valid[self._split(y)[1]] = True
+    def _validation_mask(self, y: np.ndarray, rows: Any) -> np.ndarray:
+        """:meth:`_split` as a mask of the validation rows; with ``split="values"`` decided by the
+        values of ``rows`` (the table or context being fitted,
+        :func:`~logicrules.ideal.split.value_validation_mask`)."""
+        self._budget.require((17 + (24 if self.split == "values" else 0)) * len(y),
+                             f"the validation split of {len(y)} rows", "use fewer rows")
+        valid = value_validation_mask(rows, self.validation_size, self.random_state) \
+            if self.split == "values" else np.zeros(len(y), dtype=bool)
+        if not valid.any():  # split="rows", or every row has the same values
+            valid[self._split(y)[1]] = True
         self._budget.hold(valid.nbytes)  # until the fit ends
         return valid
 

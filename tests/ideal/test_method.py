@@ -293,10 +293,17 @@ def test_non_boolean_passthrough_data_is_rejected():
 @parametrize_with_checks([
     IdealDNFClassifier(max_features=3, random_state=0),
     IdealDNFClassifier(max_features=2, selection="wrapper", random_state=0),
+    IdealDNFClassifier(max_features=3, split="values", random_state=0),
+    IdealDNFClassifier(max_features=2, selection="wrapper", split="values", random_state=0),
 ], expected_failed_checks=lambda estimator: {
+    "check_pipeline_consistency":
+        "its data has two distinct rows (one per class): split='values' keeps identical rows on "
+        "one side, so the training part is constant and fit refuses it",
+} if estimator.split == "values" else {
     "check_sample_weight_equivalence_on_dense_data":
-        "the validation split is drawn over the given rows: repeated rows are split differently "
-        "(with a fixed split, weights equal repetition: tests/test_sample_weight.py)",
+        "split='rows' draws the validation rows over the given rows: repeated rows are split "
+        "differently (split='values' passes this check; with a fixed split, weights equal "
+        "repetition: tests/test_sample_weight.py)",
 })
 def test_sklearn_compatible(estimator, check):
     check(estimator)
