@@ -120,7 +120,7 @@ def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[
     domain = Domain.of(domain)
     conditions = {a: lit.condition for (a, _), lit in _literals_of(formula).items()
                   if lit.condition is not None}
-    local = _local(formula, domain, conditions)
+    local = _positive(_local(formula, domain, conditions))
     if local.size <= 1:
         return local
     units: dict[str, AtLeast] = {}
@@ -134,6 +134,12 @@ def simplify_on_domain(formula: Formula, domain: Any = None, *, order: Sequence[
         return local
     dnf = _restore(dnf, units)
     return dnf if dnf.size < local.size else local
+
+
+def _positive(formula: Formula) -> Formula:
+    """A negated formula with its negation pushed to the literals (De Morgan; the same literal
+    count): ``NOT (x <= 1 OR (y <= 2 AND z <= 3))`` reads ``x > 1 AND (y > 2 OR z > 3)``."""
+    return formula.to_nnf() if isinstance(formula, Not) else formula
 
 
 def minimal_dnf(formula: Formula, domain: Any = None, *, order: Sequence[Attribute] | None = None,

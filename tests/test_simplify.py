@@ -290,3 +290,19 @@ def test_exact_path_is_minimal_against_brute_force(seed):
              for _ in range(int(rng.integers(1, 5)))]
     formula = disjunction(*terms)
     assert minimal_dnf(formula).size == _brute_force_minimum(formula, attributes, conditions)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cases())
+def test_a_negated_formula_prints_with_its_negation_on_the_literals(case):
+    policies, formula = case
+    rows = domain_rows(policies)
+    simplified = simplify_on_domain(Not(formula))
+    assert not isinstance(simplified, Not) and simplified.size <= formula.size
+    np.testing.assert_array_equal(evaluate_on_rows(simplified, rows), ~evaluate_on_rows(formula, rows))
+
+
+def test_negated_dnf_of_bounds_reads_as_a_cnf_of_the_opposite_bounds():
+    x, y, z = c("x", ">", 1.0), c("y", ">", 2.0), c("z", ">", 3.0)  # ~x: x <= 1 or missing
+    assert str(Not(~x | (~y & ~z))) == "NOT ((x <= 1 or missing) OR ((y <= 2 or missing) AND (z <= 3 or missing)))"
+    assert str(simplify_on_domain(Not(~x | (~y & ~z)))) == "x > 1 AND (y > 2 OR z > 3)"
