@@ -264,9 +264,14 @@ class LPRuleClassifier(RuleClassifier):
                          else float(self.lam))
             structure, fits = self._learn(context, y, self.lam_, costs, sw, negated)
         objective = self._training_objective(context, y, structure, costs, sw)
+        return self._store_fit(structure, fits, objective, names, time.perf_counter() - start)
+
+    def _store_fit(self, structure, fits, objective: float, names: list[str], seconds: float) -> Formula:
+        """Set ``lp_result_`` (and ``m_``, ``checklist_`` for m-of-n) from the fits of the learned
+        structure and return its formula over ``names``."""
         if self._column_generation():
-            self.lp_result_ = {**fits[0].report(), "n_columns": context.n_attributes, "objective": objective,
-                               "seconds": time.perf_counter() - start}
+            self.lp_result_ = {**fits[0].report(), "n_columns": len(names), "objective": objective,
+                               "seconds": seconds}
             return _to_formula(self.rule, structure, names)
         results = [f.result for f in fits if hasattr(f, "result")]
         self.lp_result_ = {
@@ -275,8 +280,8 @@ class LPRuleClassifier(RuleClassifier):
             "columns_screened": int(sum(r.columns_screened for r in results)),
             "rows_sampled": (int(sum(r.rows_sampled for r in results))
                              if any(r.rows_sampled is not None for r in results) else None),
-            "seconds": time.perf_counter() - start,
-            "n_columns": context.n_attributes,
+            "seconds": seconds,
+            "n_columns": len(names),
             "n_lp_solves": len(fits[0].lp_objectives) if self.rule == "m_of_n" else len(results),
             "solver": results[0].solver if results else ("highs-milp" if self.rule == "m_of_n" else None),
             "status": "optimal" if all(getattr(f, "optimal", True) for f in fits)
@@ -317,7 +322,13 @@ class LPRuleClassifier(RuleClassifier):
             fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
         self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
-        Xb, y, sw = merged_data(counts)
+        return self._learn_merged(*merged_data(counts), lam_abs, weights, negated)
+
+    def _learn_merged(self, Xb: np.ndarray, y: np.ndarray, sw: np.ndarray, lam_abs: float, weights,
+                      negated: np.ndarray | None = None):
+        """A rule set or checklist from the distinct (row, label) pairs and their weights
+        (:func:`~logicrules.lp.data.merged_data`); ``lam_abs`` the cost of one literal in errors."""
+        options = self._solve_options()
         if self._column_generation():
             learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
             literal_cost = None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
@@ -349,6 +360,13 @@ class LPRuleClassifier(RuleClassifier):
         if budget is not None:
             budget.require(distinct_rows_bytes(n_rows, n_attributes), f"{what}, up to {n_rows} x {n_attributes} "
                            "cells", "use fewer rows or a binarizer with fewer attributes")
+
+    def _fit_dask(self, X, y, sample_weight=None):
+        """``fit`` on a dask DataFrame / Array X and a dask y partitioned alike, without
+        materializing X (:func:`~logicrules.lp.dask_fit.fit_lp_from_dask`)."""
+        from logicrules.lp.dask_fit import fit_lp_from_dask
+
+        return fit_lp_from_dask(self, X, y, sample_weight)
 
     def _column_generation(self) -> bool:
         return self.rule in ("dnf", "cnf") and self.method == "cg"

@@ -24,7 +24,10 @@ from logicrules.lp import kernels
 from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
 from logicrules.lp.solvers import LPResult, solve_problem
 
-__all__ = ["screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
+#: LP weights closer than this are one threshold of rounding (:func:`threshold_values`).
+ROUND_TOL = 1e-9
+
+__all__ = ["ROUND_TOL", "threshold_values", "screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
            "round_solution", "upper_bound", "solve_with_screening"]
 
 
@@ -175,6 +178,25 @@ def greedy_cover(problem: GroupTestingProblem) -> np.ndarray:
     return w
 
 
+def threshold_values(w: np.ndarray, max_thresholds: int = 256) -> np.ndarray:
+    """The thresholds :func:`round_solution` tries: the distinct values of w above
+    :data:`ROUND_TOL`, values within :data:`ROUND_TOL` of the next smaller one merged into it
+    (solver round-off must not split weights the LP sets equal, e.g. two of 1/3, which would
+    make the rule depend on it), at most ``max_thresholds`` of them (quantiles beyond).
+
+    Examples
+    --------
+    >>> threshold_values(np.array([1 / 3, 1 / 3 + 1e-15, 0.0, 1.0])).tolist()
+    [0.3333333333333333, 1.0]
+    """
+    values = np.unique(w[w > ROUND_TOL])
+    if values.size > 1:
+        values = values[np.concatenate([[True], np.diff(values) > ROUND_TOL])]
+    if values.size > max_thresholds:
+        values = np.unique(np.quantile(values, np.linspace(0, 1, max_thresholds), method="nearest"))
+    return values
+
+
 def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: int = 256) -> np.ndarray:
     """Best integral rule ``w >= t`` over the thresholds t among the distinct values of w.
 
@@ -196,11 +218,9 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
     [True, False]
     """
     w = np.asarray(w, dtype=np.float64)
-    values = np.unique(w[w > 1e-9])
+    values = threshold_values(w, max_thresholds)
     if values.size == 0:
         return np.zeros(problem.n_columns, dtype=bool)
-    if values.size > max_thresholds:
-        values = np.unique(np.quantile(values, np.linspace(0, 1, max_thresholds), method="nearest"))
     W = w[:, None] >= values[None, :]                                   # (n, t)
     # a row is covered at threshold t iff its largest w over its true columns is >= t
     reach = row_max(problem.A_pos, w)

@@ -1,0 +1,368 @@
+"""The OR-clause LP (19) on dask data, exact: a row sample on the driver, its dual extended over
+the partitions, screening on the full data, and row generation over merged rows.
+
+The paper's row sampling (section 5.3, appendix 3) is the large-data path; here every step that
+reads all rows is one pass over the partitions (:func:`~logicrules.lp.dask_passes.run_pass`:
+map + tree sum, one ``compute``) and the driver holds only a sample and the reduced problem:
+
+1. **Costs** (one pass): rows per class and per-class literal counts give the column costs
+   ``c_j = lam + ||a_Z^j||_1`` exactly.
+2. **Sample** (one pass): each partition draws its constraint rows with probability
+   ``fraction`` (seeded by the partition's number, see :mod:`~logicrules.lp.dask_passes`) and
+   returns them merged into distinct rows with counts. The driver solves the LP on them, the
+   costs scaled by the sampled fraction (:meth:`GroupTestingProblem.sample_rows`), with
+   screening; its dual is feasible for the full dual (20).
+3. **Dual extension** (one pass): every partition raises the dual of its unseen rows greedily
+   (H2, then a fractional pass) within its share of the slack the sample's dual leaves (shares
+   proportional to the partition's unseen rows, so the sum stays feasible; the paper's H1/H2
+   scan the rows in one sequence, which no partitioned data allows). The same pass evaluates
+   the sample's solution on all rows (an upper bound; when it meets the extended dual's value,
+   the sample's solution is optimal and the LP is done) and some integral rules (the sample's
+   greedy cover, the thresholds of its solution): the best is the V of the screening test.
+4. **Screening**: column j is dropped when ``c_j + sum(mu) - (mu^T A)_j > V`` (appendix 2):
+   safe for the integer program; for the LP, screened columns are priced back in (step 6).
+5. **Row generation** over merged rows (one pass per round): the reduced problem (the kept
+   columns, at most ``max_working`` at first, as in memory) is solved on distinct patterns over
+   those columns with their exact counts, starting from the sample's patterns; each pass returns
+   the patterns its solution leaves uncovered, summed over partitions, which join the problem,
+   until no partition reports a violated constraint. The reduced problem over a subset of the
+   rows is a relaxation of the full one, and a solution covering every other row is feasible
+   for the full one at the same value, hence optimal.
+6. **Pricing** (in the same passes): the dual of the reduced problem, spread evenly over the
+   rows of each pattern, is priced on every column; columns of negative reduced cost join the
+   working set, until none is left: the optimum of the full LP, with a feasible full dual.
+
+The rule is then chosen as in memory (:func:`~logicrules.lp.rules.solve_clause`): the best of
+the empty rule, the greedy cover of the full problem and the best threshold of the LP solution,
+all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
+passes above); with ``integral=True`` the integer program's optimum. Unweighted rows, error costs
+of 1 (the estimator refuses ``sample_weight`` and ``class_weight`` on dask data).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Generator
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from logicrules import memory
+from logicrules.fca.counts import RowMultiset
+from logicrules.lp.dask_passes import (ClauseRows, ExtendDual, OpenCounts, SampleRows, ScanRows, Sums, Totals,
+                                       lookup, row_keys, run_pass)
+from logicrules.lp.data import distinct_rows_bytes
+from logicrules.lp.model import GroupTestingProblem, rmatvec
+from logicrules.lp.rules import ClauseFit
+from logicrules.lp.screening import (_first_working_set, greedy_cover, repair_dual, solve_with_screening,
+                                     threshold_values)
+from logicrules.lp.solvers import LPResult, solve_problem
+
+__all__ = ["DASK_SAMPLE_ROWS", "solve_clause_on_partitions", "sample_fraction"]
+
+#: Constraint rows the driver samples by default: 10% of them, at least 2000, at most this many.
+DASK_SAMPLE_ROWS = 100_000
+
+
+def sample_fraction(row_sampling: Any, n_rows: int) -> float:
+    """The probability that a constraint row joins the driver's sample.
+
+    ``row_sampling`` a fraction in (0, 1]: that fraction; None or "auto": 10% of the rows, at
+    least 2000 and at most :data:`DASK_SAMPLE_ROWS` of them.
+
+    Examples
+    --------
+    >>> sample_fraction(0.25, 1000), sample_fraction(None, 10_000_000)
+    (0.25, 0.01)
+    """
+    if row_sampling is not None and row_sampling != "auto":
+        return float(row_sampling)
+    if n_rows <= 0:
+        return 1.0
+    target = min(max(0.1 * n_rows, 2000.0), float(DASK_SAMPLE_ROWS))
+    return min(1.0, target / n_rows)
+
+
+@dataclass
+class _LPOutcome:
+    w: np.ndarray
+    objective: float
+    lower: float | None
+    thresholds: np.ndarray
+    below: np.ndarray
+    status: str
+    solver: str
+    rows_sampled: int
+    columns_screened: int
+    details: dict
+
+
+def _rounded(costs: np.ndarray, w: np.ndarray, values: np.ndarray, below: np.ndarray,
+             total: int) -> tuple[np.ndarray, int]:
+    """The best threshold rule ``w >= t`` (its rows left uncovered): ``round_solution`` from the
+    rows below each threshold, counted over all rows."""
+    if values.size == 0:
+        return np.zeros(costs.size, dtype=bool), total
+    W = w[:, None] >= values[None, :]
+    best = int(np.argmin(costs @ W + below))
+    return W[:, best], int(below[best])
+
+
+def _value(costs: np.ndarray, rule: np.ndarray, uncovered: int) -> float:
+    """The integer objective of a 0/1 rule (as ``GroupTestingProblem.integer_objective``)."""
+    return float(costs[rule].sum()) + float(uncovered)
+
+
+def _big_endian_order(rows: np.ndarray) -> np.ndarray:
+    """Row order of the in-memory reduced LP (its merged rows sorted by big-endian packed bytes)."""
+    if rows.shape[0] <= 1 or rows.shape[1] == 0:
+        return np.arange(rows.shape[0])
+    packed = np.ascontiguousarray(np.packbits(rows, axis=1))
+    return np.argsort(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(), kind="stable")
+
+
+def _greedy(costs: np.ndarray, first_open: np.ndarray, total: int, tol: float
+            ) -> Generator[OpenCounts, Sums, tuple[np.ndarray, int]]:
+    """The greedy cover of the full problem (``greedy_cover``), one pass per chosen column."""
+    m = costs.size
+    w = np.zeros(m, dtype=bool)
+    open_rows, uncovered = first_open.astype(np.float64), total
+    for _ in range(m):
+        gain = open_rows - costs
+        gain[w] = -np.inf
+        j = int(np.argmax(gain)) if gain.size else -1
+        if j < 0 or gain[j] <= tol:
+            break
+        w[j] = True
+        answer = yield OpenCounts(np.flatnonzero(w), m)
+        open_rows, uncovered = answer["open"].astype(np.float64), int(answer["uncovered"])
+    return w, uncovered
+
+
+class _Reduced:
+    """The reduced problem of the row generation: distinct patterns over the working columns
+    with their exact counts (a RowMultiset), solved by the in-memory solver."""
+
+    def __init__(self, rows: RowMultiset | None, columns: np.ndarray) -> None:
+        self.columns = columns
+        if rows is None:
+            rows = RowMultiset.from_dense(np.zeros((0, columns.size), dtype=bool))
+        dense = rows.to_dense()
+        order = _big_endian_order(dense)
+        self.dense, self.weights = dense[order], rows.weights[order].astype(np.float64)
+        keys = row_keys(self.dense)
+        self.order = np.argsort(keys, kind="stable")
+        self.keys = keys[self.order]
+
+    @property
+    def n_rows(self) -> int:
+        return int(self.dense.shape[0])
+
+    def fresh(self, rows: RowMultiset | None) -> RowMultiset | None:
+        """The patterns of ``rows`` not in this problem yet (None when there is none)."""
+        if rows is None or rows.n_rows == 0:
+            return None
+        new = lookup(self.keys, row_keys(rows.to_dense())) < 0
+        if not new.any():
+            return None
+        return RowMultiset(rows.packed[new], rows.weights[new], rows.n_attributes)
+
+    def joined(self, rows: RowMultiset) -> _Reduced:
+        mine = RowMultiset.from_dense(self.dense, self.weights.astype(np.int64))
+        return _Reduced(mine + rows, self.columns)
+
+    def solve(self, costs, neg_counts, lam, options: dict) -> tuple[np.ndarray, np.ndarray | None, LPResult | None]:
+        """Weights on the working columns and the dual per pattern (None for the integer program)."""
+        if self.n_rows == 0:  # nothing to cover: the empty rule, with the zero dual
+            return np.zeros(self.columns.size), np.zeros(0), None
+        J = self.columns
+        problem = GroupTestingProblem(self.dense, costs[J], neg_counts[J], lam, 1.0, 1.0, self.weights)
+        result = solve_problem(problem, merge_rows=True, **options)
+        return result.w, result.dual, result
+
+    def dual_per_row(self, dual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Sorted pattern keys and the dual value of one row of each (its pattern's dual spread
+        evenly over the pattern's rows)."""
+        return self.keys, (dual / self.weights)[self.order]
+
+
+def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: int, n_partitions: int,
+               fraction: float, *, solver: str, integral: bool, time_limit: float | None, screening: bool,
+               max_working: int = 64) -> Generator[Any, Sums, _LPOutcome]:
+    """Steps 2-6 of the module notes, as a sequence of requests answered by passes."""
+    m = costs.size
+    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
+    options = {"solver": solver, "integral": integral, "time_limit": time_limit}
+    memory.require(distinct_rows_bytes(fraction * total * 1.1 + 64, m),
+                   f"the row sample of the LP (about {int(fraction * total)} rows x {m} attributes)",
+                   "use a smaller row_sampling fraction")
+    answer = yield SampleRows(n_partitions)
+    sample = answer["rows"] if answer.get("rows") is not None else RowMultiset.from_dense(np.zeros((0, m), bool))
+    unseen = answer["unseen"]
+    sampled = int(total - unseen.sum())
+    rows_s = sample.to_dense()
+    sub = GroupTestingProblem(rows_s, costs * (sampled / total), neg_counts, lam, 1.0, 1.0,
+                              sample.weights.astype(np.float64))
+    solves = []
+    if sub.n_rows:
+        small = solve_with_screening(sub, solver=solver, time_limit=time_limit)
+        solves.append(small)
+        w_hat, mu_s, greedy_s = small.w, repair_dual(sub, small.dual), greedy_cover(sub)
+    else:
+        w_hat, mu_s, greedy_s = np.zeros(m), np.zeros(0), np.zeros(m, dtype=bool)
+    load = rmatvec(rows_s, mu_s) if sub.n_rows else np.zeros(m)
+    share = unseen / max(int(unseen.sum()), 1)
+    values = threshold_values(w_hat)
+    answer = yield ExtendDual(np.maximum(costs - load, 0.0), share, "H2", w_hat, values, [np.flatnonzero(greedy_s)])
+    mu_sum, load = float(mu_s.sum()) + answer["mu"], load + answer["load"]
+    over = load > costs
+    if over.any():  # round-off of the shares: scale the dual back into feasibility
+        scale = float(np.min(costs[over] / load[over]))
+        mu_sum, load = mu_sum * scale, load * scale
+    lp_value = float(costs @ w_hat) + answer["xi"]
+    rounded, rounded_uncovered = _rounded(costs, w_hat, values, answer["below"], total)
+    candidates = [(float(total), np.zeros(m, dtype=bool)),
+                  (_value(costs, greedy_s, int(answer["uncovered"][0])), greedy_s),
+                  (_value(costs, rounded, rounded_uncovered), rounded)]
+    upper, best_rule = min(candidates, key=lambda c: c[0])
+    details = {"sample_lower_bound": mu_sum, "sample_upper_bound": lp_value, "screening_upper_bound": upper}
+    if not integral and lp_value - mu_sum <= tol:  # the sample's solution is optimal
+        return _LPOutcome(w_hat, lp_value, mu_sum, values, answer["below"], "optimal",
+                          solves[0].solver if solves else solver, sampled, 0,
+                          {**details, "certified_by_sample": True, "row_rounds": 0, "rows_solved": 0})
+    bound = costs - load + mu_sum  # = c_j + sum_{i in N(j)} mu_i
+    keep = bound <= upper + tol if screening else np.ones(m, dtype=bool)
+    working = keep.copy()
+    if not integral and keep.sum() > max_working:
+        working = _first_working_set(bound, keep, best_rule, w_hat, max_working)
+    J = np.flatnonzero(working)
+    w = np.where(working, w_hat, 0.0)
+    seed = np.unique(row_keys(np.ascontiguousarray(rows_s[:, J])))
+    answer = yield ScanRows(J, w[J], np.arange(J.size), seed, n_columns=m)
+    reduced = _Reduced(answer["rows"], J)
+    rounds, priced_in, statuses = 0, 0, ["optimal"]
+    while True:
+        rounds += 1
+        w_J, dual, result = reduced.solve(costs, neg_counts, lam, options)
+        if result is not None:
+            solves.append(result)
+            statuses.append(result.status)
+        w = np.zeros(m)
+        w[J] = w_J
+        keys, per_row = reduced.dual_per_row(dual) if dual is not None else (None, None)
+        values = threshold_values(w)
+        answer = yield ScanRows(J, w_J, dual_keys=keys, dual_values=per_row,
+                                thresholds=None if integral else values, n_columns=m)
+        fresh = reduced.fresh(answer["rows"])
+        if fresh is not None:
+            reduced = reduced.joined(fresh)
+            continue
+        if integral:
+            break
+        reduced_cost = costs - answer["load"]
+        priced = np.flatnonzero(~working & (reduced_cost < -tol))
+        if not priced.size:
+            break
+        old, priced_in = J, priced_in + min(priced.size, max(max_working, 1))
+        working[priced[np.argsort(reduced_cost[priced], kind="stable")[:max(max_working, 1)]]] = True
+        J = np.flatnonzero(working)
+        answer = yield ScanRows(J, w[J], np.searchsorted(J, old), reduced.keys, n_columns=m)
+        reduced = _Reduced(answer["rows"], J)
+    objective = float(costs @ w) + answer["xi"]
+    lower = None if integral else float(dual.sum())
+    solver_name = next((s.solver for s in reversed(solves)), "highs")
+    return _LPOutcome(w, objective, lower, values, answer.get("below", np.zeros(values.size, np.int64)),
+                      "optimal" if all(s == "optimal" for s in statuses) else "time_limit", solver_name, sampled,
+                      int(m - J.size), {**details, "certified_by_sample": False, "row_rounds": rounds,
+                                        "rows_solved": reduced.n_rows, "priced_in": priced_in})
+
+
+def _drive(counts: Any, view: ClauseRows, procedures: dict[str, Generator]) -> dict[str, Any]:
+    """Run the procedures together: each pass answers the pending request of every one of them."""
+    results, pending = {}, {}
+    for name, procedure in procedures.items():
+        try:
+            pending[name] = next(procedure)
+        except StopIteration as stop:
+            results[name] = stop.value
+    while pending:
+        names = list(pending)
+        what = " + ".join(pending[n].what for n in names)
+        for name, answer in zip(names, run_pass(counts, view, [pending[n] for n in names], what)):
+            try:
+                pending[name] = procedures[name].send(answer)
+            except StopIteration as stop:
+                results[name] = stop.value
+                del pending[name]
+    return results
+
+
+def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = False, row_sampling: Any = None,
+                               seed: int = 0, solver: str = "highs", screening: bool = True,
+                               rounding: str = "threshold", time_limit: float | None = None
+                               ) -> tuple[ClauseFit, float]:
+    """Learn the OR-clause of a two-class :class:`~logicrules.fca.dask_counts.DaskCounts` (module notes).
+
+    Parameters
+    ----------
+    counts : DaskCounts
+        Unweighted, two classes; class 1 is the one the clause fires on.
+    lam : float
+        Cost of one literal as a fraction of the rows (the LP receives ``lam * n_rows``).
+    complement : bool, default False
+        The De Morgan problem of a conjunction (rows and literals complemented, firing on class 0).
+    row_sampling : None, "auto" or float
+        The sample's fraction of the constraint rows (see :func:`sample_fraction`).
+    seed : int
+        Seeds the row sample.
+    solver, screening, rounding, time_limit
+        As in :func:`~logicrules.lp.rules.solve_clause`.
+
+    Returns
+    -------
+    ClauseFit, float
+        The clause (its ``result`` an :class:`LPResult` whose ``xi`` is empty and ``dual`` None:
+        they would hold one value per row), and the LP's literal cost ``lam * n_rows``.
+    """
+    start = time.perf_counter()
+    firing, other = (0, 1) if complement else (1, 0)
+    (answer,) = run_pass(counts, ClauseRows(firing, complement), [Totals()], "class totals and literal counts")
+    totals, literals = answer["totals"], answer["literals"]
+    lam_abs = lam * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
+    neg_counts = literals[other].astype(np.float64)
+    firing_counts = literals[firing].astype(np.float64)
+    if complement:
+        neg_counts = float(totals[other]) - neg_counts
+        firing_counts = float(totals[firing]) - firing_counts
+    costs = lam_abs + 1.0 * neg_counts
+    total = int(totals[firing])
+    m = costs.size
+    fraction = sample_fraction(row_sampling, total)
+    view = ClauseRows(firing, complement, (int(seed), fraction))
+    integral = rounding == "exact"
+    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
+    if total == 0:  # nothing to cover: the empty clause is optimal
+        outcome = _LPOutcome(np.zeros(m), 0.0, 0.0, np.zeros(0), np.zeros(0, np.int64), "optimal", solver, 0, 0, {})
+        greedy = (np.zeros(m, dtype=bool), 0)
+    else:
+        procedures = {"lp": _clause_lp(costs, neg_counts, lam_abs, total, counts.n_partitions, fraction,
+                                       solver=solver, integral=integral, time_limit=time_limit,
+                                       screening=screening)}
+        if not integral:
+            procedures["greedy"] = _greedy(costs, firing_counts, total, tol)
+        results = _drive(counts, view, procedures)
+        outcome = results["lp"]
+        greedy = results.get("greedy")
+    if integral:
+        rule, value = outcome.w > 0.5, outcome.objective
+    else:
+        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total)
+        candidates = [(float(total), np.zeros(m, dtype=bool)), (_value(costs, greedy[0], greedy[1]), greedy[0]),
+                      (_value(costs, rounded, uncovered), rounded)]
+        value, rule = min(candidates, key=lambda c: c[0])
+    result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,
+                      seconds=time.perf_counter() - start, solver=outcome.solver, integral=integral, n_columns=m,
+                      n_rows=total, columns_screened=outcome.columns_screened, rows_sampled=outcome.rows_sampled,
+                      lower_bound=outcome.lower, details={**outcome.details, "passes": counts.n_passes})
+    return ClauseFit(np.flatnonzero(rule), result, value), lam_abs
