@@ -35,7 +35,8 @@ map + tree sum, one ``compute``) and the driver holds only a sample and the redu
 The rule is then chosen as in memory (:func:`~logicrules.lp.rules.solve_clause`): the best of
 the empty rule, the greedy cover of the full problem and the best threshold of the LP solution,
 all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
-passes above); with ``integral=True`` the integer program's optimum. Unweighted rows, error costs
+passes above); with ``integral=True`` the integer program's optimum. Sequential covering
+(:func:`learn_rule_set_on_partitions`) solves one such LP per term. Unweighted rows, error costs
 of 1 (the estimator refuses ``sample_weight`` and ``class_weight`` on dask data).
 """
 
@@ -50,16 +51,16 @@ import numpy as np
 
 from logicrules import memory
 from logicrules.fca.counts import RowMultiset
-from logicrules.lp.dask_passes import (ClauseRows, ExtendDual, OpenCounts, SampleRows, ScanRows, Sums, Totals,
-                                       lookup, row_keys, run_pass)
+from logicrules.lp.dask_passes import (ClauseRows, ExtendDual, OpenCounts, SampleRows, ScanRows, Sums, TermCounts,
+                                       Totals, lookup, row_keys, run_pass)
 from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.model import GroupTestingProblem, rmatvec
-from logicrules.lp.rules import ClauseFit
+from logicrules.lp.rules import ClauseFit, RuleSetFit
 from logicrules.lp.screening import (_first_working_set, greedy_cover, repair_dual, solve_with_screening,
                                      threshold_values)
 from logicrules.lp.solvers import LPResult, solve_problem
 
-__all__ = ["DASK_SAMPLE_ROWS", "solve_clause_on_partitions", "sample_fraction"]
+__all__ = ["DASK_SAMPLE_ROWS", "solve_clause_on_partitions", "learn_rule_set_on_partitions", "sample_fraction"]
 
 #: Constraint rows the driver samples by default: 10% of them, at least 2000, at most this many.
 DASK_SAMPLE_ROWS = 100_000
@@ -298,6 +299,66 @@ def _drive(counts: Any, view: ClauseRows, procedures: dict[str, Generator]) -> d
     return results
 
 
+@dataclass
+class _Costs:
+    """The column costs of one clause LP: ``costs = lam_abs + neg_counts``, the constraint rows'
+    column counts (``firing_counts``, the greedy cover's start) and their number."""
+
+    costs: np.ndarray
+    neg_counts: np.ndarray
+    firing_counts: np.ndarray
+    total: int
+    lam_abs: float
+
+
+def _clause_costs(answer: Sums, rest: Sums, lam: float, complement: bool) -> _Costs:
+    """Costs from a :class:`Totals` answer, the cost rows being ``rest``'s (a covering step's)."""
+    firing = 0 if complement else 1
+    totals, literals = answer["totals"], answer["literals"]
+    lam_abs = lam * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
+    neg_counts = rest["rest"].astype(np.float64)
+    firing_counts = literals[firing].astype(np.float64)
+    if complement:
+        neg_counts = float(rest["rest_total"]) - neg_counts
+        firing_counts = float(totals[firing]) - firing_counts
+    return _Costs(lam_abs + 1.0 * neg_counts, neg_counts, firing_counts, int(totals[firing]), lam_abs)
+
+
+def _solve(counts: Any, prepared: _Costs, complement: bool, *, row_sampling: Any, seed: int, solver: str,
+           screening: bool, rounding: str, time_limit: float | None) -> ClauseFit:
+    """The clause LP of prepared costs (module notes, steps 2-6) and its rule."""
+    start = time.perf_counter()
+    costs, total, m = prepared.costs, prepared.total, prepared.costs.size
+    fraction = sample_fraction(row_sampling, total)
+    view = ClauseRows(0 if complement else 1, complement, (int(seed), fraction))
+    integral = rounding == "exact"
+    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
+    if total == 0:  # nothing to cover: the empty clause is optimal
+        outcome = _LPOutcome(np.zeros(m), 0.0, 0.0, np.zeros(0), np.zeros(0, np.int64), "optimal", solver, 0, 0, {})
+        greedy = (np.zeros(m, dtype=bool), 0)
+    else:
+        procedures = {"lp": _clause_lp(costs, prepared.neg_counts, prepared.lam_abs, total, counts.n_partitions,
+                                       fraction, solver=solver, integral=integral, time_limit=time_limit,
+                                       screening=screening)}
+        if not integral:
+            procedures["greedy"] = _greedy(costs, prepared.firing_counts, total, tol)
+        results = _drive(counts, view, procedures)
+        outcome = results["lp"]
+        greedy = results.get("greedy")
+    if integral:
+        rule, value = outcome.w > 0.5, outcome.objective
+    else:
+        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total)
+        candidates = [(float(total), np.zeros(m, dtype=bool)), (_value(costs, greedy[0], greedy[1]), greedy[0]),
+                      (_value(costs, rounded, uncovered), rounded)]
+        value, rule = min(candidates, key=lambda c: c[0])
+    result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,
+                      seconds=time.perf_counter() - start, solver=outcome.solver, integral=integral, n_columns=m,
+                      n_rows=total, columns_screened=outcome.columns_screened, rows_sampled=outcome.rows_sampled,
+                      lower_bound=outcome.lower, details={**outcome.details, "passes": counts.n_passes})
+    return ClauseFit(np.flatnonzero(rule), result, value)
+
+
 def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = False, row_sampling: Any = None,
                                seed: int = 0, solver: str = "highs", screening: bool = True,
                                rounding: str = "threshold", time_limit: float | None = None
@@ -325,44 +386,55 @@ def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = Fa
         The clause (its ``result`` an :class:`LPResult` whose ``xi`` is empty and ``dual`` None:
         they would hold one value per row), and the LP's literal cost ``lam * n_rows``.
     """
-    start = time.perf_counter()
-    firing, other = (0, 1) if complement else (1, 0)
-    (answer,) = run_pass(counts, ClauseRows(firing, complement), [Totals()], "class totals and literal counts")
-    totals, literals = answer["totals"], answer["literals"]
-    lam_abs = lam * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
-    neg_counts = literals[other].astype(np.float64)
-    firing_counts = literals[firing].astype(np.float64)
-    if complement:
-        neg_counts = float(totals[other]) - neg_counts
-        firing_counts = float(totals[firing]) - firing_counts
-    costs = lam_abs + 1.0 * neg_counts
-    total = int(totals[firing])
-    m = costs.size
-    fraction = sample_fraction(row_sampling, total)
-    view = ClauseRows(firing, complement, (int(seed), fraction))
-    integral = rounding == "exact"
-    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
-    if total == 0:  # nothing to cover: the empty clause is optimal
-        outcome = _LPOutcome(np.zeros(m), 0.0, 0.0, np.zeros(0), np.zeros(0, np.int64), "optimal", solver, 0, 0, {})
-        greedy = (np.zeros(m, dtype=bool), 0)
-    else:
-        procedures = {"lp": _clause_lp(costs, neg_counts, lam_abs, total, counts.n_partitions, fraction,
-                                       solver=solver, integral=integral, time_limit=time_limit,
-                                       screening=screening)}
-        if not integral:
-            procedures["greedy"] = _greedy(costs, firing_counts, total, tol)
-        results = _drive(counts, view, procedures)
-        outcome = results["lp"]
-        greedy = results.get("greedy")
-    if integral:
-        rule, value = outcome.w > 0.5, outcome.objective
-    else:
-        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total)
-        candidates = [(float(total), np.zeros(m, dtype=bool)), (_value(costs, greedy[0], greedy[1]), greedy[0]),
-                      (_value(costs, rounded, uncovered), rounded)]
-        value, rule = min(candidates, key=lambda c: c[0])
-    result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,
-                      seconds=time.perf_counter() - start, solver=outcome.solver, integral=integral, n_columns=m,
-                      n_rows=total, columns_screened=outcome.columns_screened, rows_sampled=outcome.rows_sampled,
-                      lower_bound=outcome.lower, details={**outcome.details, "passes": counts.n_passes})
-    return ClauseFit(np.flatnonzero(rule), result, value), lam_abs
+    view = ClauseRows(0 if complement else 1, complement)
+    (answer,) = run_pass(counts, view, [Totals(other=1 if complement else 0)], "class totals and literal counts")
+    prepared = _clause_costs(answer, answer, lam, complement)
+    fit = _solve(counts, prepared, complement, row_sampling=row_sampling, seed=seed, solver=solver,
+                 screening=screening, rounding=rounding, time_limit=time_limit)
+    return fit, prepared.lam_abs
+
+
+def learn_rule_set_on_partitions(counts: Any, lam: float, max_clauses: int, *, cnf: bool = False,
+                                 **options: Any) -> tuple[RuleSetFit, float]:
+    """A DNF (or CNF) by sequential covering (:func:`~logicrules.lp.rules.learn_dnf`), every term
+    one clause LP over the partitions (:func:`solve_clause_on_partitions`).
+
+    A DNF term is the conjunction learned (De Morgan) against all negative rows with the costs
+    counted over the positives no earlier term covers; it is kept when it lowers the training
+    objective, counted in one pass that also gives the next term's costs. A CNF is the same on
+    complemented literals and labels: each clause an OR-clause over the positive rows, its
+    costs over the negatives no earlier clause excludes.
+
+    Parameters
+    ----------
+    counts : DaskCounts
+    lam : float
+        Cost of one literal as a fraction of the rows.
+    max_clauses : int
+        Most terms (clauses).
+    cnf : bool, default False
+    **options
+        ``row_sampling``, ``seed``, ``solver``, ``screening``, ``rounding``, ``time_limit`` of
+        :func:`solve_clause_on_partitions`.
+
+    Returns
+    -------
+    RuleSetFit, float
+        The terms (column arrays) with every clause fit, and the literal cost ``lam * n_rows``.
+    """
+    complement, other = not cnf, 1 if not cnf else 0
+    view = ClauseRows(0 if complement else 1, complement)
+    (answer,) = run_pass(counts, view, [Totals(other=other, negated=cnf)], "class totals and literal counts")
+    rest, fit = answer, RuleSetFit([])
+    lam_abs = _clause_costs(answer, rest, lam, complement).lam_abs
+    for _ in range(int(max_clauses)):
+        if int(rest["rest_total"]) == 0:
+            break
+        clause = _solve(counts, _clause_costs(answer, rest, lam, complement), complement, **options)
+        fit.fits.append(clause)
+        (step,) = run_pass(counts, view, [TermCounts(other, list(fit.terms), clause.columns, cnf)], "term counts")
+        if 1.0 * float(step["tp"]) - 1.0 * float(step["fp"]) - lam_abs * clause.columns.size <= 0:
+            break
+        fit.terms.append(clause.columns)
+        rest = step
+    return fit, lam_abs

@@ -12,11 +12,14 @@ The binarizer is fitted from distributed statistics
   optimal solutions and the solver returns another of them). Driver memory: the sample (10% of
   the constraint rows, at most :data:`~logicrules.lp.dask_clause.DASK_SAMPLE_ROWS`, or the
   ``row_sampling`` fraction) and the distinct patterns of the reduced problem.
-- ``rule="dnf"`` / ``"cnf"`` / ``"m_of_n"``: these learners read the distinct rows of both
-  classes, so the partitions send their distinct binarized rows with counts (merged by the tree
-  sum) and the in-memory learner runs on them: the same rule as in memory. The driver must hold
-  the distinct rows, checked against ``memory_limit`` (bounded by the rows and by ``2**m``)
-  before they are gathered; data with many distinct rows is refused with a MemoryLimitError.
+- ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
+  LP per term (:func:`~logicrules.lp.dask_clause.learn_rule_set_on_partitions`).
+- ``method="cg"`` (the default for rule sets) and ``rule="m_of_n"``: these learners read the
+  distinct rows of both classes, so the partitions send their distinct binarized rows with counts
+  (merged by the tree sum) and the in-memory learner runs on them: the same rule as in memory.
+  The driver must hold the distinct rows, checked against ``memory_limit`` (bounded by the rows
+  and by ``2**m``) before they are gathered; data with many distinct rows is refused with a
+  MemoryLimitError.
 
 Not on dask data (a clear error says so): ``sample_weight``, ``class_weight``, ``lam="cv"``,
 multiclass targets. Passes of an OR/AND fit: the classes (one), the binarizer (four to seven),
@@ -38,8 +41,9 @@ from logicrules.fca.context import FormalContext
 from logicrules.fca.dask_counts import DaskCounts
 from logicrules.fca.dask_scaling import fit_binarizer
 from logicrules.ideal.dask_fit import split_seed
-from logicrules.lp.dask_clause import solve_clause_on_partitions
-from logicrules.lp.data import merged_data
+from logicrules.lp.dask_clause import learn_rule_set_on_partitions, solve_clause_on_partitions
+from logicrules.lp.data import distinct_rows_bytes, merged_data
+from logicrules.lp.estimator import _predict_structure, _structure_size
 from logicrules.memory import MemoryBudget
 
 __all__ = ["fit_lp_from_dask"]
@@ -54,15 +58,19 @@ def _check_supported(estimator: Any) -> None:
                          "in memory")
 
 
-def _clause_objective(counts: DaskCounts, names: list[str], columns: np.ndarray, conjunction: bool,
-                      lam_abs: float) -> float:
-    """The training objective of a clause (``lam_abs`` per literal, one per error) from the
-    type histogram of its literals (the pass that ``rules_`` reuses)."""
-    histogram = counts.type_histogram([names[j] for j in sorted(columns)])
-    patterns = histogram.patterns
-    fires = patterns.all(axis=1) if conjunction else patterns.any(axis=1)
+def _objective(counts: DaskCounts, names: list[str], rule: str, structure: Any, lam_abs: float) -> float:
+    """The training objective of a clause or covering rule set (``lam_abs`` per literal, one per
+    error), as the in-memory fit computes it, from the type histogram of its literals (the pass
+    that ``rules_`` reuses)."""
+    columns = sorted({int(j) for j in (np.concatenate([np.asarray(t) for t in structure]) if rule in ("dnf", "cnf")
+                                          and len(structure) else np.asarray(structure, dtype=np.intp))})
+    histogram = counts.type_histogram([names[j] for j in columns])
+    position = {j: k for k, j in enumerate(columns)}
+    local = ([np.array([position[int(j)] for j in t], dtype=np.intp) for t in structure] if rule in ("dnf", "cnf")
+             else np.array([position[int(j)] for j in structure], dtype=np.intp))
+    fires = _predict_structure(rule, local, FormalContext(histogram.patterns))
     missed, false_alarms = histogram.counts[1][~fires].sum(), histogram.counts[0][fires].sum()
-    return float(lam_abs * len(columns) + 1.0 * float(missed) + 1.0 * float(false_alarms))
+    return float(lam_abs * _structure_size(rule, structure) + 1.0 * float(missed) + 1.0 * float(false_alarms))
 
 
 def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> Any:
@@ -81,20 +89,30 @@ def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) 
     estimator.lam_ = float(estimator.lam)
     start = time.perf_counter()
     with budget.active():  # the sample, the reduced problems and the solvers' models are checked
-        if estimator.rule in ("or", "and"):
-            fit, lam_abs = solve_clause_on_partitions(
-                counts, estimator.lam_, complement=estimator.rule == "and", row_sampling=estimator.row_sampling,
-                seed=split_seed(estimator.random_state), solver=estimator.solver, screening=estimator.screening,
-                rounding=estimator.rounding, time_limit=estimator.time_limit)
-            objective = _clause_objective(counts, names, fit.columns, estimator.rule == "and", lam_abs)
-            formula = estimator._store_fit(fit.columns, [fit], objective, names, time.perf_counter() - start)
+        rule = estimator.rule
+        if rule in ("or", "and") or (rule in ("dnf", "cnf") and estimator.method == "covering"):
+            options = dict(row_sampling=estimator.row_sampling, seed=split_seed(estimator.random_state),
+                           solver=estimator.solver, screening=estimator.screening, rounding=estimator.rounding,
+                           time_limit=estimator.time_limit)
+            if rule in ("or", "and"):
+                fit, lam_abs = solve_clause_on_partitions(counts, estimator.lam_, complement=rule == "and", **options)
+                structure, fits = fit.columns, [fit]
+            else:
+                rule_set, lam_abs = learn_rule_set_on_partitions(counts, estimator.lam_, int(estimator.max_clauses),
+                                                                 cnf=rule == "cnf", **options)
+                structure, fits = rule_set.terms, rule_set.fits
+            objective = _objective(counts, names, rule, structure, lam_abs)
+            formula = estimator._store_fit(structure, fits, objective, names, time.perf_counter() - start)
             estimator.lp_result_["n_passes"] = counts.n_passes
             finish_from_counts(estimator, formula, names, counts)
             return estimator
         totals = counts.class_totals()
         bound = min(float(totals.sum()), 2.0 ** min(len(names), 62))
-        estimator._require_rows(bound, len(names), "the distinct rows of both classes, gathered from the "
-                                "partitions for a rule set or checklist on dask data")
+        budget.require(distinct_rows_bytes(bound, len(names)),
+                       f"rule={estimator.rule!r} on dask data gathers the distinct binarized rows of both classes "
+                       f"on the driver (up to {int(bound)} x {len(names)} cells)",
+                       "rule='or' and rule='and' fit from dask at any size (row sampling); for a rule set use "
+                       "a binarizer with fewer attributes, or fit on a sample in memory")
         Xb, labels, weights = merged_data(counts)
         lam_abs = estimator.lam_ * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
         conditions = estimator._conditions()

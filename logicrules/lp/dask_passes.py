@@ -28,13 +28,14 @@ from typing import Any
 
 import numpy as np
 
+from logicrules.fca import bitset
 from logicrules.fca.counts import RowBlock, RowMultiset, _class_totals, _literal_counts
 from logicrules.fca.dask_counts import tree_sum
 from logicrules.lp.model import GroupTestingProblem, matvec, rmatvec, row_counts, row_max
 from logicrules.lp.screening import greedy_fill
 from logicrules.progress import pass_line
 
-__all__ = ["CHUNK_ROWS", "ClauseRows", "Sums", "Totals", "SampleRows", "ExtendDual", "ScanRows", "OpenCounts",
+__all__ = ["CHUNK_ROWS", "ClauseRows", "Sums", "Totals", "TermCounts", "term_fires", "SampleRows", "ExtendDual", "ScanRows", "OpenCounts",
            "row_keys", "lookup", "run_pass"]
 
 #: Rows of a partition unpacked at once (a multiple of 64): one byte per cell of each.
@@ -122,14 +123,63 @@ class _Request:
         return Sums(acc)
 
 
+def term_fires(block: RowBlock, term: np.ndarray, negated: bool) -> np.ndarray:
+    """Packed rows of a block on which every column of ``term`` holds (of the complemented
+    columns when ``negated``): where a sequential-covering term fires (bits past the rows may
+    be set; callers mask them with class bits)."""
+    if len(term) == 0:
+        return np.full(block.bits.shape[1], np.uint64(0xFFFFFFFFFFFFFFFF))
+    words = block.bits[np.asarray(term, dtype=np.intp)]
+    return np.bitwise_and.reduce(~words if negated else words, axis=0)
+
+
+def _fired(block: RowBlock, terms: list[np.ndarray], negated: bool) -> np.ndarray:
+    out = np.zeros(block.bits.shape[1], dtype=np.uint64)
+    for term in terms:
+        out |= term_fires(block, term, negated)
+    return out
+
+
 @dataclass
 class Totals(_Request):
-    """Rows per class and per-class literal counts (the clause's costs): the first pass."""
+    """Rows per class and per-class literal counts, and the literal counts over the rows of
+    class ``other`` that no term of ``terms`` fires on (``rest``; all of them without terms):
+    the column costs of a clause, also of a step of sequential covering."""
+
+    other: int = 0
+    terms: list[np.ndarray] = field(default_factory=list)
+    negated: bool = False
 
     what = "class totals and literal counts"
 
     def begin(self, number: int, block: RowBlock) -> dict:
-        return {"totals": _class_totals(block), "literals": _literal_counts(block)}
+        rest = block.class_bits()[self.other] & ~_fired(block, self.terms, self.negated)
+        return {"totals": _class_totals(block), "literals": _literal_counts(block),
+                "rest_total": int(bitset.popcount(rest)), "rest": bitset.popcount(block.bits & rest[None, :])}
+
+
+@dataclass
+class TermCounts(_Request):
+    """A new term of sequential covering against the terms before it: the rows of class
+    ``other`` it newly fires on (``tp``), the rows of the other class it fires on that no
+    earlier term does (``fp``), and the costs of the next step should it be kept (the
+    :class:`Totals` ``rest`` with it)."""
+
+    other: int
+    terms: list[np.ndarray]
+    term: np.ndarray
+    negated: bool
+
+    what = "term counts"
+
+    def begin(self, number: int, block: RowBlock) -> dict:
+        classes = block.class_bits()
+        earlier = _fired(block, self.terms, self.negated)
+        new = term_fires(block, self.term, self.negated) & ~earlier
+        rest = classes[self.other] & ~earlier & ~new
+        return {"tp": int(bitset.popcount(classes[self.other] & new)),
+                "fp": int(bitset.popcount(classes[1 - self.other] & new)),
+                "rest_total": int(bitset.popcount(rest)), "rest": bitset.popcount(block.bits & rest[None, :])}
 
 
 @dataclass

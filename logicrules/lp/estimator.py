@@ -99,7 +99,9 @@ class LPRuleClassifier(RuleClassifier):
         (10% when there are more than 5000 of them). Each clause LP is solved on the sample,
         its dual extended to screen the columns, and the full LP solved by row generation from
         the sample (:func:`~logicrules.lp.sampling.solve_with_row_sampling`). Used by "or",
-        "and" and ``method="covering"``; not by ``method="cg"`` or "m_of_n".
+        "and" and ``method="covering"``; not by ``method="cg"`` or "m_of_n". On dask data the
+        clause LPs always go through a row sample drawn in the partitions: this fraction, or by
+        default 10% of the rows, at most 100,000 (:mod:`logicrules.lp.dask_fit`).
     rounding : {"threshold", "exact"}, default "threshold"
         "threshold": best threshold of the LP solution (or greedy cover when better); "exact":
         solve the integer program.

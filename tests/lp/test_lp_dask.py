@@ -50,14 +50,15 @@ def _random_case(seed: int, n: int, m: int):
     return pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(m)]), y.astype(int)
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), n=st.integers(20, 240), m=st.integers(1, 12), parts=st.integers(1, 4),
-       rule=st.sampled_from(["or", "and"]), rounding=st.sampled_from(["threshold", "exact"]),
+       rule=st.sampled_from(["or", "and", "dnf", "cnf"]), rounding=st.sampled_from(["threshold", "exact"]),
        lam=st.sampled_from([0.001, 0.005, 0.02, 0.1]), sampling=st.sampled_from([None, 0.05, 0.3, 1.0]),
        array=st.booleans())
-def test_random_or_and_rules_equal_the_in_memory_fit(seed, n, m, parts, rule, rounding, lam, sampling, array):
+def test_random_clauses_and_covering_rule_sets_equal_the_in_memory_fit(seed, n, m, parts, rule, rounding, lam,
+                                                                      sampling, array):
     X, y = _random_case(seed, n, m)
-    kwargs = dict(rule=rule, lam=lam, rounding=rounding, binarizer="passthrough")
+    kwargs = dict(rule=rule, lam=lam, rounding=rounding, binarizer="passthrough", method="covering", max_clauses=2)
     expected = LPRuleClassifier(**kwargs).fit(X.to_numpy() if array else X, y)
     Xd, yd = _dask(X, y, parts, array)
     with dask.config.set(scheduler="synchronous"):
@@ -122,22 +123,35 @@ def test_sample_fraction():
     assert sample_fraction("auto", 10**8) == pytest.approx(1e-3)
 
 
-@pytest.mark.parametrize("kwargs", [dict(rule="dnf", max_term_size=2), dict(rule="cnf", method="covering"),
-                                    dict(rule="m_of_n", max_m=2)])
-def test_rule_sets_and_checklists_from_merged_rows(kwargs):
+@pytest.mark.parametrize("kwargs", [dict(rule="dnf", max_term_size=2), dict(rule="m_of_n", max_m=2),
+                                    dict(rule="dnf", method="covering", max_clauses=3),
+                                    dict(rule="cnf", method="covering", rounding="exact", row_sampling=0.2)])
+def test_rule_sets_and_checklists(kwargs):
+    """Column generation and checklists from the distinct rows gathered on the driver; sequential
+    covering with one clause LP over the partitions per term."""
     X, y = _random_case(11, 150, 5)
     expected = LPRuleClassifier(**kwargs, binarizer="passthrough").fit(X, y)
     Xd, yd = _dask(X, y, 3)
     with dask.config.set(scheduler="synchronous"):
-        got = LPRuleClassifier(**kwargs, binarizer="passthrough").fit(Xd, yd)
+        got = LPRuleClassifier(**kwargs, binarizer="passthrough", random_state=0).fit(Xd, yd)
         assert str(got.formula_) == str(expected.formula_)
         assert got.lp_result_["objective"] == pytest.approx(expected.lp_result_["objective"], abs=1e-9)
         np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), expected.predict(X))
 
 
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_covering_rule_sets_on_bundled_data(breast_cancer, rule):
+    X, y, _ = breast_cancer
+    expected = LPRuleClassifier(rule=rule, method="covering").fit(X, y)
+    Xd, yd = _dask(X, y, 4)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(rule=rule, method="covering", random_state=0).fit(Xd, yd)
+        _same_fit(got, expected, X, Xd)
+
+
 def test_rule_sets_refuse_more_distinct_rows_than_memory_allows():
     X, y = _random_case(1, 400, 12)
-    with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct rows"):
+    with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct binarized rows.*rule=.or. and rule=.and. fit from dask"):
         LPRuleClassifier(rule="dnf", binarizer="passthrough", memory_limit=20_000).fit(*_dask(X, y, 2))
 
 
