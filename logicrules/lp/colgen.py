@@ -70,6 +70,9 @@ class ColumnGenerationFit:
         Time in pricing and in the integer master.
     history : list of dict
         Per iteration: LP value, least reduced cost found, columns added.
+    pool : list of tuple
+        Every conjunction generated (literal indices), e.g. to warm-start a fit of the same
+        literals at another lam or on other rows (``initial_terms``).
     """
 
     terms: list[np.ndarray]
@@ -87,6 +90,7 @@ class ColumnGenerationFit:
     pricing_seconds: float = 0.0
     mip_seconds: float = 0.0
     history: list[dict] = field(default_factory=list)
+    pool: list[tuple[int, ...]] = field(default_factory=list)
 
     def report(self) -> dict:
         """The statistics as a flat dict (the estimator's ``lp_result_``).
@@ -220,7 +224,8 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
 def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = None, sample_weight=None,
                  weights=None, literal_cost=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                  mip_time_limit: float | None = 2.0, heuristic_width: int = 10, beam_width: int = 0,
-                 beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True) -> ColumnGenerationFit:
+                 beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True,
+                 initial_terms=()) -> ColumnGenerationFit:
     """Learn a DNF rule set (OR of conjunctions) by column generation with exact pricing.
 
     Parameters
@@ -267,6 +272,9 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         cost (``first_found`` of :func:`~logicrules.lp.pricing.price_exact`): such a round adds
         good columns without searching the whole class, and only the last rounds, which find
         fewer, search it all; the result is certified all the same.
+    initial_terms : iterable of tuple, optional
+        Conjunctions in the pool from the start (a warm start, e.g. the ``pool`` of a fit of
+        the same literals at another lam); the pricing still certifies the end as without them.
 
     Returns
     -------
@@ -309,14 +317,15 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
                               max_size=beam_max_size)
 
     run = generate_columns(problem, price, solver=solver, max_iterations=int(max_iterations),
-                           time_limit=time_limit, heuristic=heuristic, beam=beam)
+                           time_limit=time_limit, heuristic=heuristic, beam=beam, initial_terms=initial_terms)
     mip = solve_master_mip(run.pool, solver=solver, time_limit=mip_time_limit, lp=run.lp)
     terms = [np.array(run.pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]
     return ColumnGenerationFit(terms=terms, iterations=run.iterations, pool_size=len(run.pool),
                                lp_objective=run.lp.objective, lp_bound=run.lp_bound, certified=run.certified,
                                mip_objective=mip.objective, mip_bound=mip.bound, mip_gap=mip.gap,
                                mip_status=mip.status, solver=run.lp.solver, seconds=time.perf_counter() - start,
-                               pricing_seconds=run.pricing_seconds, mip_seconds=mip.seconds, history=run.history)
+                               pricing_seconds=run.pricing_seconds, mip_seconds=mip.seconds, history=run.history,
+                               pool=list(run.pool.terms))
 
 
 def learn_cnf_cg(A, y, lam: float, *, weights=None, **options) -> ColumnGenerationFit:

@@ -71,7 +71,9 @@ class LPRuleClassifier(RuleClassifier):
         one literal costs as much as misclassifying every row, so larger values could only
         give the empty rule); ``"cv"``
         picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
-        the larger lam, i.e. the smaller rule).
+        the larger lam, i.e. the smaller rule); with ``method="cg"`` each fold walks the grid
+        from the largest lam down, every fit warm-started with the previous one's pool, and the
+        final fit starts from the pools generated at the chosen lam.
     method : {"cg", "covering"}, default "cg"
         How ``rule="dnf"``/``"cnf"`` is learned. "cg": column generation
         (:mod:`logicrules.lp.colgen`): the master LP over conjunctions, priced exactly over all
@@ -262,9 +264,12 @@ class LPRuleClassifier(RuleClassifier):
         negated = np.array([getattr(conditions.get(name), "op", None) == "!=" for name in names], dtype=bool)
         budget = getattr(self, "_budget", None) or MemoryBudget(self.memory_limit)
         with budget.active():  # the solvers check their models against it
-            self.lam_ = (self._choose_lam(context, y, costs, sw, negated) if isinstance(self.lam, str)
-                         else float(self.lam))
-            structure, fits = self._learn(context, y, self.lam_, costs, sw, negated)
+            warm = ()
+            if isinstance(self.lam, str):
+                self.lam_, warm = self._choose_lam(context, y, costs, sw, negated)
+            else:
+                self.lam_ = float(self.lam)
+            structure, fits = self._learn(context, y, self.lam_, costs, sw, negated, initial_terms=warm)
         objective = self._training_objective(context, y, structure, costs, sw)
         return self._store_fit(structure, fits, objective, names, time.perf_counter() - start)
 
@@ -300,7 +305,7 @@ class LPRuleClassifier(RuleClassifier):
                 "rounding": self.rounding, "time_limit": self.time_limit, "random_state": self.random_state}
 
     def _learn(self, context: FormalContext, y: np.ndarray, lam: float, weights: tuple[float, float],
-               sw: np.ndarray | None = None, negated: np.ndarray | None = None):
+               sw: np.ndarray | None = None, negated: np.ndarray | None = None, initial_terms=()):
         """Learn the rule's structure (column indices, and m for m-of-n) from the rows' counts.
 
         Rows of weight 0 (``sw``) take no part. The LP sees identical (row, label) pairs merged
@@ -309,7 +314,8 @@ class LPRuleClassifier(RuleClassifier):
         With column generation, a negated category literal (``x != v``, marked in ``negated``)
         costs :data:`NEGATION_TIE_BREAK` of a literal more: of rule sets otherwise equal on the
         training data the one saying ``x == v`` is chosen (tic-tac-toe's lines of three x,
-        rather than "no o" on a line, which covers the same training rows).
+        rather than "no o" on a line, which covers the same training rows). ``initial_terms``
+        warm-starts column generation (terms over the same literals, e.g. from another lam).
         """
         counts = ContextCounts(context, y, sw, block_rows=self._block_rows(context.n_attributes))
         rows = np.bincount((y if sw is None else y[sw > 0]).astype(np.intp), minlength=2)  # rows per class
@@ -335,7 +341,7 @@ class LPRuleClassifier(RuleClassifier):
             learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
             literal_cost = None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
             fit = learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(self.max_term_size),
-                          literal_cost=literal_cost,
+                          literal_cost=literal_cost, initial_terms=initial_terms,
                           budget=self.budget, solver=self.solver, time_limit=self.time_limit,
                           mip_time_limit=CG_MIP_SECONDS if self.time_limit is None else self.time_limit)
             return fit.terms, [fit]
@@ -380,27 +386,39 @@ class LPRuleClassifier(RuleClassifier):
         lam_abs = self.lam_ * (weights[0] * sw[y].sum() + weights[1] * sw[~y].sum())
         return float(lam_abs * size + weights[0] * sw[y & ~pred].sum() + weights[1] * sw[~y & pred].sum())
 
-    def _choose_lam(self, context: FormalContext, y: np.ndarray, weights, sw=None, negated=None) -> float:
+    def _choose_lam(self, context: FormalContext, y: np.ndarray, weights, sw=None, negated=None):
         """Inner 3-fold cross-validation over :data:`LAM_GRID` (accuracy, weighted by the
-        sample weights; ties to larger lam). A fold's training rows are the rows of nonzero
-        weight of its fit, so no row subset of the data is copied."""
+        sample weights; ties to larger lam): ``(lam, warm start terms)``. A fold's training
+        rows are the rows of nonzero weight of its fit, so no row subset of the data is copied.
+
+        With column generation the grid is walked from the largest lam down, each fit
+        warm-started with the pool of the previous one on its fold (same literals; the
+        pricing still certifies every fit), and the terms generated at the chosen lam in all
+        folds warm-start the final fit. Other rules return no warm start terms.
+        """
         smallest = int(min(y.sum(), (~y).sum()))
         if smallest < 2:
-            return LAM_GRID[len(LAM_GRID) // 2]
+            return LAM_GRID[len(LAM_GRID) // 2], ()
         folds = StratifiedKFold(n_splits=min(3, smallest), shuffle=True, random_state=self.random_state)
         scores = np.zeros(len(LAM_GRID))
+        pools: list[dict] = [{} for _ in LAM_GRID]   # terms generated at each lam (ordered set)
         row_weight = np.ones(len(y)) if sw is None else sw
         with progress_bar(folds.get_n_splits() * len(LAM_GRID), "lam grid x folds", self.verbose) as bar:
             for train, test in folds.split(np.zeros((len(y), 1)), y):
                 fold_weight = np.zeros(len(y))
                 fold_weight[train] = row_weight[train]
-                for k, lam in enumerate(LAM_GRID):
-                    structure, _ = self._learn(context, y, lam, weights, fold_weight, negated)
+                warm = ()
+                for k in range(len(LAM_GRID) - 1, -1, -1):
+                    structure, fits = self._learn(context, y, LAM_GRID[k], weights, fold_weight, negated,
+                                                  initial_terms=warm)
+                    if self._column_generation():
+                        warm = fits[0].pool
+                        pools[k].update(dict.fromkeys(warm))
                     pred = _predict_structure(self.rule, structure, context)[test]
                     scores[k] += np.average(pred == y[test], weights=None if sw is None else sw[test])
                     bar.update()
-        best = np.flatnonzero(scores >= scores.max() - 1e-12)
-        return float(LAM_GRID[best[-1]])
+        best = int(np.flatnonzero(scores >= scores.max() - 1e-12)[-1])
+        return float(LAM_GRID[best]), tuple(pools[best])
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -254,6 +254,21 @@ def test_learn_dnf_cg_is_certified_against_brute_force():
         assert {"iterations", "pool_size", "lp_bound", "mip_gap", "seconds"} <= set(report)
 
 
+def test_warm_start_keeps_the_certified_lp_bound():
+    # a fit started from another lam's pool certifies the same LP optimum over the class as a
+    # cold fit, and its pool holds the warm start terms
+    for seed in range(6):
+        _, A, y, sw, lam, budget = _instance(seed, n=40, m=5)
+        lam = lam + 0.1
+        other = learn_dnf_cg(A, y, lam / 4 + 0.01, sample_weight=sw, budget=budget, max_size=2)
+        cold = learn_dnf_cg(A, y, lam, sample_weight=sw, budget=budget)
+        warm = learn_dnf_cg(A, y, lam, sample_weight=sw, budget=budget, initial_terms=other.pool)
+        assert cold.certified and warm.certified
+        assert warm.lp_bound == pytest.approx(cold.lp_bound, abs=1e-6)
+        assert set(other.pool) <= set(warm.pool)
+        assert warm.mip_objective >= warm.lp_bound - 1e-6
+
+
 def test_literal_cost_breaks_ties_between_equal_literals():
     # columns 0 and 1 are equal on every row: the cheaper one is chosen, by either pricing
     rng = np.random.default_rng(3)

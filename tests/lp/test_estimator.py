@@ -150,6 +150,30 @@ def test_lam_cv_and_regularization_path():
     assert path["size"].tolist()[-1] == 0 and path["test_accuracy"].iloc[0] == 1.0
 
 
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_lam_cv_with_column_generation_warm_starts(rule, monkeypatch):
+    # lam="cv" walks the grid from the largest lam down, each fit on a fold started from the
+    # previous fit's pool; the final fit is still certified, with the LP bound of a cold fit
+    import logicrules.lp.estimator as estimator
+    X = _bits(5, n=120, m=6)
+    y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(int)
+    y[:6] = 1 - y[:6]
+    starts = []
+    learn = estimator.learn_dnf_cg if rule == "dnf" else estimator.learn_cnf_cg
+
+    def spy(*args, initial_terms=(), **kwargs):
+        starts.append(len(initial_terms))
+        return learn(*args, initial_terms=initial_terms, **kwargs)
+
+    monkeypatch.setattr(estimator, "learn_dnf_cg" if rule == "dnf" else "learn_cnf_cg", spy)
+    clf = LPRuleClassifier(binarizer="passthrough", rule=rule, lam="cv", random_state=0).fit(X, y)
+    assert clf.lam_ in LAM_GRID and clf.lp_result_["certified"]
+    assert len(starts) == 3 * len(LAM_GRID) + 1
+    assert all(n == 0 for n in starts[:-1:len(LAM_GRID)]) and max(starts) > 0   # each fold starts cold
+    cold = LPRuleClassifier(binarizer="passthrough", rule=rule, lam=clf.lam_).fit(X, y)
+    assert clf.lp_result_["lp_bound"] == pytest.approx(cold.lp_result_["lp_bound"], abs=1e-6)
+
+
 def test_class_weight_balanced_helps_rare_class():
     rng = np.random.default_rng(13)
     X = rng.random((400, 6)) < 0.5
