@@ -124,14 +124,16 @@ def _same_fit(got, expected, X):
         np.testing.assert_allclose(got.cell_counts_, expected.cell_counts_)
 
 
-@pytest.mark.parametrize("seed, n_classes, weighted", [(0, 2, True), (1, 3, False), (2, 3, True)])
-def test_ideal_from_dask_with_weights_and_classes_equals_in_memory(seed, n_classes, weighted):
+@pytest.mark.parametrize("seed, n_classes, weighted, selection",
+                         [(0, 2, True, "filter"), (1, 3, False, "filter"), (2, 3, True, "filter"),
+                          (3, 2, False, "wrapper"), (4, 2, True, "wrapper"), (5, 3, True, "wrapper")])
+def test_ideal_from_dask_with_weights_and_classes_equals_in_memory(seed, n_classes, weighted, selection):
     X, y, w = _labelled_frame(seed, n_classes=n_classes)
     Xd, yd, wd = (dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3),
                   dd.from_pandas(pd.Series(w), npartitions=3))
 
     def make():
-        return IdealDNFClassifier(random_state=seed, max_features=3)
+        return IdealDNFClassifier(random_state=seed, max_features=3, selection=selection)
 
     with dask.config.set(scheduler="synchronous"):
         got = make().fit(Xd, yd, **({"sample_weight": wd} if weighted else {}))
@@ -183,8 +185,19 @@ def test_ideal_from_dask_refuses_what_counts_cannot_give():
     Xd, yd = dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2)
     with pytest.raises(ValueError, match="mutual_info_classif"):
         IdealDNFClassifier(protocol="paper").fit(Xd, yd)
-    with pytest.raises(ValueError, match="selection='wrapper' is not available on dask"):
-        IdealDNFClassifier(selection="wrapper").fit(Xd, yd)
     with dask.config.set(scheduler="synchronous"):
         with pytest.raises(ValueError, match="non-negative"):
             IdealDNFClassifier().fit(Xd, yd, sample_weight=dd.from_pandas(pd.Series(w - 5), npartitions=2))
+
+
+def test_ideal_wrapper_from_dask_on_bundled_data_and_a_local_cluster(dask_client):
+    X, y = load_dataset("breast_cancer_wisconsin")
+    X, y = X.reset_index(drop=True), pd.Series(np.asarray(y), name="target")
+    Xd, yd = dd.from_pandas(X, npartitions=4), dd.from_pandas(y, npartitions=4)
+
+    def make():
+        return IdealDNFClassifier(random_state=0, max_features=4, selection="wrapper")
+
+    got = make().fit(Xd, yd)
+    expected = _in_memory_with_split(make, X, y, Xd, 0)
+    _same_model(got, expected, X)

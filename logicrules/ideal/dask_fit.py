@@ -21,11 +21,13 @@ one itself.
 What is exact through counts, and so supported: ``sample_weight`` (a dask Series / Array
 partitioned like X: weighted medians, weighted counts; rows of weight 0 left out), more than two
 classes (the native K-class classifier from per-class counts, or ``multiclass="ovr"``: one ideal
-DNF per class against the others, from the counts of each), and ``protocol="paper"`` with the
-count-based scorers. Refused with a ValueError: ``protocol="paper"`` with ``"mutual_info"`` (the
-authors' scikit-learn nearest-neighbour estimate on the dense rows, not a function of counts),
-``selection="wrapper"`` (exact from counts, but one pass over the data per feature added:
-ten passes where the filter path makes one) and ``split="values"``.
+DNF per class against the others, from the counts of each), ``protocol="paper"`` with the
+count-based scorers, and ``selection="wrapper"`` (:mod:`logicrules.ideal.wrapper_counts`: two
+passes per feature added, every candidate counted in the first). Refused with a ValueError:
+``protocol="paper"`` with ``"mutual_info"`` (the authors' scikit-learn nearest-neighbour
+estimate on the dense rows, not a function of counts) and ``split="values"``. With fractional
+weights the accuracies are sums in another order than in memory, so an exact tie between
+candidates may break the other way (integer weights: exact).
 
 Passes of a fit: the classes (one), the stage binarizer (four to seven), literal counts and class
 totals (two), all candidate histograms (one), the final binarizer (four to seven), the final type
@@ -114,10 +116,6 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
         raise ValueError("protocol='paper' ranks by scikit-learn's mutual_info_classif, a nearest-neighbour "
                          "estimate on the dense rows that no count gives: on dask data use protocol='paper' "
                          "with scorers=('f_classif', 'chi2'), or the default protocol")
-    if estimator.selection == "wrapper":
-        raise ValueError("selection='wrapper' is not available on dask data: its greedy step scores every "
-                         "candidate attribute by the validation accuracy of its ideal DNF, which from counts "
-                         "takes one pass over the data per feature added; use selection='filter'")
     X, target, weights, first = check_dask_fit_input(estimator, X, y, sample_weight)
     verbose = int(estimator.verbose)
     spec = estimator.binarizer
