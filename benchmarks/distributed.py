@@ -1,22 +1,30 @@
-"""Fitting from data no process holds: the premise search over dask partitions on a LocalCluster.
+"""Fitting from data no process holds: the learners' ``fit`` on dask partitions on a LocalCluster.
 
-A lazily generated synthetic table (``m`` binary attributes, P(true) = 0.5, a planted rule
-``y = (a0 AND a1) OR a2`` with 5% of the labels flipped) as a dask array whose blocks are drawn
-from a seed where they are computed (``da.random``): no process ever holds the whole table.
-The premise search runs over its :class:`~logicrules.fca.dask_counts.DaskCounts` (each pass
-one map over the partitions and a tree sum) on a ``LocalCluster`` of ``--workers`` worker
-processes; the same search runs in memory on the largest ``--memory-rows`` (the table generated
-in chunks and packed into bits, then searched).
+Two lazily generated synthetic tables, their blocks drawn from a seed where they are computed
+(``da.random``), so that no process ever holds a whole table:
 
-Reported per case: wall time, CPU time (the driver's during the search plus the workers'
-processes' whole lives: their start, imports and the passes), counting passes, peak RSS of the driver and of each
-worker (``ru_maxrss`` of each process: a worker's includes its interpreter and imports), and the
-size of the binarized table (one byte per cell as a bool array, one bit packed) for comparison.
-Each case runs in a fresh subprocess.
+- ``binary``: ``--attributes`` (200) 0/1 uint8 attributes, P(true) = 0.5, planted rule
+  ``y = (a0 AND a1) OR a2``, 5% of the labels flipped; fitted by
+  ``OptimalPremiseClassifier(binarizer="passthrough", max_size=3)``.
+- ``numeric``: 20 standard normal float64 columns, planted rule
+  ``y = (x0 > 0 AND x1 > 0) OR x2 > 0``, 5% flipped; fitted by ``IdealDNFClassifier()`` (the
+  paper's median binarizer fitted from exact distributed medians, the validation sweep from
+  type histograms) and, when it fits from dask, by ``LPRuleClassifier()``.
+
+Every ``fit(X, y)`` receives the dask array and its labels and runs on a ``LocalCluster`` of
+``--workers`` worker processes (1 thread each); the same fit runs in memory on the rows of
+``--memory-rows`` (the table computed block by block into one array first, not timed).
+
+Reported per case: wall time of the fit, CPU time of the fit (the driver's plus the workers'
+during the fit), CPU per 1e6 rows, peak RSS of the driver and of each worker (``ru_maxrss``, the
+process's whole life: interpreter, imports, the fit), the workers' RSS before the fit (their
+fixed cost), and the size of the binarized table (one byte per cell as a bool array, one bit
+packed) for comparison. Each case runs in a fresh subprocess; numba kernels are compiled on a
+tiny table first.
 
 Examples
 --------
-    nice -n 10 python benchmarks/distributed.py --rows 1e6 1e7 --memory-rows 1e6
+    nice -n 10 python benchmarks/distributed.py --rows 1e7 --memory-rows 1e7 --learners premise ideal
 """
 
 from __future__ import annotations
@@ -36,140 +44,173 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 import numpy as np  # noqa: E402
 
-RULE = "(a0 AND a1) OR a2"
+RULES = {"binary": "(a0 AND a1) OR a2", "numeric": "(x0 > 0 AND x1 > 0) OR x2 > 0"}
+NUMERIC_COLUMNS = 20
+LEARNERS = ("premise", "ideal", "lp")
 
 
-def synthetic_dask(n: int, m: int, rows_per_partition: int, seed: int = 0):
-    """Lazy ``(X, y)``: a dask array of 0/1 uint8 (n, m) and its planted, noisy labels."""
+def synthetic_dask(kind: str, n: int, m: int, rows_per_partition: int, seed: int = 0):
+    """Lazy ``(X, y)``: a dask array (n, m) of 0/1 uint8 (``binary``) or of normal float64
+    (``numeric``, 20 columns) and its planted, noisy int64 labels."""
     import dask.array as da
 
     state = da.random.RandomState(seed)
-    X = state.randint(0, 2, size=(n, m), chunks=(rows_per_partition, m), dtype=np.uint8)
+    if kind == "binary":
+        X = state.randint(0, 2, size=(n, m), chunks=(rows_per_partition, m), dtype=np.uint8)
+        rule = (X[:, 0] & X[:, 1]) | X[:, 2]
+    else:
+        X = state.standard_normal(size=(n, NUMERIC_COLUMNS), chunks=(rows_per_partition, NUMERIC_COLUMNS))
+        rule = ((X[:, 0] > 0) & (X[:, 1] > 0)) | (X[:, 2] > 0)
     noise = state.random_sample(n, chunks=(rows_per_partition,)) < 0.05
-    y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(bool) ^ noise
-    return X, y.astype(np.int64)
+    return X, (rule.astype(bool) ^ noise).astype(np.int64)
 
 
-def _warm_up(search) -> None:
-    """Compile the search's kernels on a tiny table first (numba), so times measure the search."""
+def make_learner(name: str):
+    from logicrules import IdealDNFClassifier, LPRuleClassifier, OptimalPremiseClassifier
+
+    if name == "premise":
+        return "binary", OptimalPremiseClassifier(binarizer="passthrough", max_size=3)
+    if name == "ideal":
+        return "numeric", IdealDNFClassifier(random_state=0)
+    return "numeric", LPRuleClassifier()
+
+
+def lp_fits_from_dask() -> bool:
+    from logicrules import LPRuleClassifier
+    from logicrules.base import RuleClassifier
+
+    return LPRuleClassifier._fit_dask is not RuleClassifier._fit_dask
+
+
+def _warm_up(name: str) -> None:
+    """Fit the learner on a tiny table first (numba compilation), so times measure the fit."""
+    kind, model = make_learner(name)
     rng = np.random.default_rng(1)
-    X = rng.random((500, 6)) < 0.5
-    search(X, X[:, 0] & X[:, 1] | X[:, 2])
+    X = rng.random((600, 6)) < 0.5 if kind == "binary" else rng.normal(size=(600, 6))
+    y = (X[:, 0] & X[:, 1] | X[:, 2]) if kind == "binary" else (X[:, 0] > 0) | (X[:, 2] > 0)
+    model.fit(X.astype(np.uint8) if kind == "binary" else X, y.astype(int))
 
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def run_dask(n: int, m: int, max_size: int, workers: int, partition: int, worker_memory: str) -> dict:
+def _worker_state() -> tuple[float, float, float]:
+    """(CPU seconds, RSS MB now, peak RSS MB) of the calling worker process."""
+    import psutil
+
+    return time.process_time(), psutil.Process().memory_info().rss / 2**20, _peak_mb()
+
+
+def _worker_warm_up(name: str) -> None:
+    _warm_up(name)
+
+
+def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str) -> dict:
     from distributed import Client, LocalCluster
 
-    from logicrules.fca.dask_counts import DaskCounts
-    from logicrules.fca.premise.from_counts import find_best_premises_from_counts
-
-    from logicrules.fca.counts import ChunkedCounts
-
-    _warm_up(lambda X, y: find_best_premises_from_counts(ChunkedCounts([(X, y.astype(int))], X.shape[1]),
-                                                         max_size=max_size))
+    _warm_up(name)
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=worker_memory,
                            dashboard_address=None)
     client = Client(cluster)
     try:
-        X, y = synthetic_dask(n, m, partition)
-        counts = DaskCounts(X, y, attributes=[f"a{j}" for j in range(m)])
+        client.run(_worker_warm_up, name)
+        before = client.run(_worker_state)
+        kind, model = make_learner(name)
+        X, y = synthetic_dask(kind, n, m, partition)
         wall, cpu = time.perf_counter(), time.process_time()
-        results, passes = find_best_premises_from_counts(counts, max_size=max_size, return_passes=True)
+        model.fit(X, y)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        worker_peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-        worker_cpu = client.run(time.process_time)
+        after = client.run(_worker_state)
     finally:
         client.close()
         cluster.close()
-    best = results[0]
-    return {"wall_s": wall, "driver_cpu_s": cpu, "passes": passes, "driver_peak_mb": _peak_mb(),
-            "worker_peak_mb": sorted(worker_peaks.values()), "worker_cpu_s": sum(worker_cpu.values()),
-            "formula": str(best.formula), "score": best.score}
+    return {"wall_s": wall, "driver_cpu_s": cpu, "driver_peak_mb": _peak_mb(),
+            "worker_peak_mb": [after[w][2] for w in sorted(after)],
+            "worker_start_mb": [before[w][1] for w in sorted(before)],
+            "worker_cpu_s": sum(after[w][0] - before[w][0] for w in after),
+            "formula": str(model.formula_)}
 
 
-def run_memory(n: int, m: int, max_size: int, partition: int) -> dict:
-    """The same table (the dask blocks computed one at a time here) packed into bits, searched in memory."""
+def run_memory(name: str, n: int, m: int, partition: int) -> dict:
+    """The same table (its dask blocks computed one at a time into one array), fitted in memory."""
     import dask
 
-    from logicrules.fca import bitset
-    from logicrules.fca.context import FormalContext
-    from logicrules.fca.premise.search import find_best_premises
-
-    _warm_up(lambda X, y: find_best_premises(X, y, max_size=max_size, backend="numba"))
-    X, y = synthetic_dask(n, m, partition)
-    words, labels = [], []
+    _warm_up(name)
+    kind, model = make_learner(name)
+    X, y = synthetic_dask(kind, n, m, partition)
+    width = m if kind == "binary" else NUMERIC_COLUMNS
+    data = np.empty((n, width), dtype=bool if kind == "binary" else np.float64)
+    labels = np.empty(n, dtype=np.int64)
     with dask.config.set(scheduler="synchronous"):
+        start = 0
         for i in range(X.numblocks[0]):
             block, target = dask.compute(X.blocks[i], y.blocks[i])
-            words.append(bitset.pack_columns(block.astype(bool)))
-            labels.append(target.astype(bool))
-    context = FormalContext.from_bits(np.concatenate(words, axis=1), n, [f"a{j}" for j in range(m)])
-    y = np.concatenate(labels)
-    del words, block
+            data[start:start + len(block)] = block
+            labels[start:start + len(block)] = target
+            start += len(block)
+    del block
     wall, cpu = time.perf_counter(), time.process_time()
-    best = find_best_premises(context, y, max_size=max_size, backend="numba")[0]
+    model.fit(data, labels)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    return {"wall_s": wall, "driver_cpu_s": cpu, "passes": None, "driver_peak_mb": _peak_mb(), "worker_peak_mb": [],
-            "worker_cpu_s": 0.0,
-            "formula": str(best.formula), "score": best.score}
+    return {"wall_s": wall, "driver_cpu_s": cpu, "driver_peak_mb": _peak_mb(), "worker_peak_mb": [],
+            "worker_start_mb": [], "worker_cpu_s": 0.0, "formula": str(model.formula_)}
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=float, nargs="+", default=[1e6, 1e7], help="rows of the dask runs")
+    parser.add_argument("--rows", type=float, nargs="*", default=[1e6, 1e7], help="rows of the dask runs")
     parser.add_argument("--memory-rows", type=float, nargs="*", default=[1e6], help="rows of the in-memory runs")
-    parser.add_argument("--attributes", type=int, default=200)
-    parser.add_argument("--max-size", type=int, default=3)
+    parser.add_argument("--learners", nargs="+", choices=LEARNERS, default=list(LEARNERS))
+    parser.add_argument("--attributes", type=int, default=200, help="attributes of the binary table")
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--partition", type=int, default=1 << 18,
-                        help="rows per partition (a multiple of 64: the in-memory run joins their packed bits)")
+    parser.add_argument("--partition", type=int, default=1 << 18, help="rows per partition")
     parser.add_argument("--worker-memory", default="4GB")
-    parser.add_argument("--timeout", type=float, default=3600)
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds per case")
     parser.add_argument("--data-dir", default="../shared/datasets", help="unused (synthetic data only)")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    if args.partition % 64:
-        parser.error("--partition must be a multiple of 64")
     if args.case:
-        kind, n = args.case.split(":")
+        where, name, n = args.case.split(":")
         n = int(float(n))
-        if kind == "dask":
-            out = run_dask(n, args.attributes, args.max_size, args.workers, args.partition, args.worker_memory)
+        if where == "dask":
+            out = run_dask(name, n, args.attributes, args.workers, args.partition, args.worker_memory)
         else:
-            out = run_memory(n, args.attributes, args.max_size, args.partition)
+            out = run_memory(name, n, args.attributes, args.partition)
         print("RESULT " + json.dumps(out))
         return
-    cases = [("memory", n) for n in args.memory_rows] + [("dask", n) for n in args.rows]
-    print(f"planted rule {RULE}, {args.attributes} binary attributes, premise search max_size={args.max_size}, "
-          f"{args.workers} workers, {args.partition} rows per partition")
-    header = f"{'where':>7} {'rows':>10} {'wall s':>8} {'cpu s':>7} {'cpu s/1e6 rows':>14} {'passes':>6} " \
-             f"{'driver MB':>9} {'workers MB':>14} {'bool MB':>8} {'bits MB':>8}  best"
-    print(header)
-    for kind, n in cases:
-        n = int(n)
-        cmd = [sys.executable, "-P", __file__, "--case", f"{kind}:{n}", "--attributes", str(args.attributes),
-               "--max-size", str(args.max_size), "--workers", str(args.workers), "--partition", str(args.partition),
-               "--worker-memory", args.worker_memory]
-        try:
-            done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=dict(os.environ))
-        except subprocess.TimeoutExpired:
-            print(f"{kind:>7} {n:>10.0e} timed out after {args.timeout:.0f} s")
-            continue
-        line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
-        if not line:
-            print(f"{kind:>7} {n:>10.0e} failed: {done.stderr.strip().splitlines()[-1:]}")
-            continue
-        r = json.loads(line[0][7:])
-        workers = "/".join(f"{w:.0f}" for w in r["worker_peak_mb"]) or "-"
-        cpu = r["driver_cpu_s"] + r["worker_cpu_s"]
-        print(f"{kind:>7} {n:>10.0e} {r['wall_s']:>8.1f} {cpu:>7.1f} {cpu / n * 1e6:>14.2f} "
-              f"{r['passes'] if r['passes'] is not None else '-':>6} {r['driver_peak_mb']:>9.0f} {workers:>14} "
-              f"{n * args.attributes / 1e6:>8.0f} {n * args.attributes / 8e6:>8.0f}  {r['formula']} ({r['score']:.4f})",
-              flush=True)
+    learners = [name for name in args.learners if name != "lp" or lp_fits_from_dask()]
+    if "lp" in args.learners and "lp" not in learners:
+        print("lp: LPRuleClassifier does not fit from dask data in this version; skipped")
+    print(f"binary table: {args.attributes} attributes, rule {RULES['binary']}; numeric table: "
+          f"{NUMERIC_COLUMNS} columns, rule {RULES['numeric']}; {args.workers} workers, "
+          f"{args.partition} rows per partition")
+    print(f"{'learner':>8} {'where':>7} {'rows':>8} {'wall s':>8} {'cpu s':>8} {'cpu s/1e6':>9} "
+          f"{'driver MB':>9} {'workers MB':>11} {'at start':>9} {'bool MB':>8} {'bits MB':>8}  formula")
+    for name in learners:
+        kind, _ = make_learner(name)
+        width = args.attributes if kind == "binary" else NUMERIC_COLUMNS  # median cuts: one per column
+        cases = [("memory", n) for n in args.memory_rows] + [("dask", n) for n in args.rows]
+        for where, n in cases:
+            n = int(n)
+            cmd = [sys.executable, "-P", __file__, "--case", f"{where}:{name}:{n}", "--attributes",
+                   str(args.attributes), "--workers", str(args.workers), "--partition", str(args.partition),
+                   "--worker-memory", args.worker_memory]
+            try:
+                done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=dict(os.environ))
+            except subprocess.TimeoutExpired:
+                print(f"{name:>8} {where:>7} {n:>8.0e} timed out after {args.timeout:.0f} s", flush=True)
+                continue
+            line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
+            if not line:
+                print(f"{name:>8} {where:>7} {n:>8.0e} failed: {done.stderr.strip().splitlines()[-1:]}", flush=True)
+                continue
+            r = json.loads(line[0][7:])
+            cpu = r["driver_cpu_s"] + r["worker_cpu_s"]
+            print(f"{name:>8} {where:>7} {n:>8.0e} {r['wall_s']:>8.1f} {cpu:>8.1f} {cpu / n * 1e6:>9.2f} "
+                  f"{r['driver_peak_mb']:>9.0f} {'/'.join(f'{w:.0f}' for w in r['worker_peak_mb']) or '-':>11} "
+                  f"{'/'.join(f'{w:.0f}' for w in r['worker_start_mb']) or '-':>9} "
+                  f"{n * width / 2**20:>8.0f} {n * width / 8 / 2**20:>8.0f}  {r['formula']}", flush=True)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "get_objective": ".metrics",
         # studies, saved models and exports
         "compare_learners": ".compare",
+        "PartitionFolds": ".dask_folds",
         "summarize": ".compare",
         "to_markdown": ".compare",
         "compare_formulas": ".compare",

@@ -1,8 +1,9 @@
 """Comparative studies: cross-validate several learners on several datasets, compare formulas.
 
 :func:`compare_learners` runs stratified K-fold cross-validation of every learner on every
-dataset, one task per (dataset, learner, fold), in parallel through joblib or on a Dask cluster,
-and returns one tidy row per task (scores, rule size, attributes used, fit time, the rule as
+dataset, one task per (dataset, learner, fold), in parallel through joblib or on a Dask cluster
+(a dataset that is itself a dask collection is cross-validated without materializing it,
+:mod:`logicrules.dask_folds`), and returns one tidy row per task (scores, rule size, attributes used, fit time, the rule as
 text). :func:`summarize` turns it into mean and standard deviation per dataset and learner, and
 :func:`to_markdown` into a table. :func:`compare_formulas` compares the rules of several fitted
 models: logical equivalence, agreement on data and shared attributes.
@@ -12,12 +13,14 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
 import numpy as np
 import pandas as pd
+
+from logicrules.distributed import is_dask_collection
 
 __all__ = ["compare_formulas", "compare_learners", "restricted_ideal_dnf", "summarize", "to_markdown"]
 
@@ -143,6 +146,16 @@ def _used_columns(model: Any, attributes: frozenset) -> int | None:
     return len({by_name.get(str(a), str(a)) for a in attributes})
 
 
+def _rule_columns(model: Any, seconds: float) -> dict:
+    """The result row's rule columns of a fitted model (None without a ``formula_``)."""
+    formula = getattr(model, "formula_", None)
+    if formula is None:
+        return {"formula_size": None, "n_attributes": None, "n_columns": None, "fit_seconds": seconds,
+                "formula": None}
+    return {"formula_size": int(formula.size), "n_attributes": len(formula.attributes),
+            "n_columns": _used_columns(model, formula.attributes), "fit_seconds": seconds, "formula": str(formula)}
+
+
 def _run_fold(task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
               return_estimator: bool, w: np.ndarray | None = None) -> dict:
     """Fit one learner on one fold's training rows and score it on the test rows (weighted by
@@ -166,14 +179,7 @@ def _run_fold(task: dict, X: Any, y: np.ndarray, scorers: dict[str, Callable],
     seconds = time.perf_counter() - start
     for name, scorer in scorers.items():
         row[name] = float(scorer(model, X_test, y[test], **score_weight))
-    formula = getattr(model, "formula_", None)
-    if formula is not None:
-        row.update(formula_size=int(formula.size), n_attributes=len(formula.attributes),
-                   n_columns=_used_columns(model, formula.attributes), fit_seconds=seconds,
-                   formula=str(formula))
-    else:
-        row.update(formula_size=None, n_attributes=None, n_columns=None, fit_seconds=seconds,
-                   formula=None)
+    row.update(_rule_columns(model, seconds))
     if return_estimator:
         row["estimator"] = model
         row["test_index"] = test
@@ -198,14 +204,28 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
         bundled name, the CSV file's stem, or ``data0``, ``data1``, ... for pairs. Targets must
         have two classes; they are recoded 0/1 with 1 = the larger label (the rule learners'
         positive class ``classes_[1]``), so that ``"f1"`` scores that class whatever the labels.
+        X may be a ``dask.dataframe.DataFrame`` or 2-D ``dask.array.Array`` with y a dask
+        Series / Array partitioned alike: it is never materialized (:mod:`logicrules.dask_folds`):
+        the folds are drawn inside the partitions (:class:`~logicrules.dask_folds.PartitionFolds`),
+        every learner (a logicrules learner that fits from dask) is fitted from dask on the
+        training rows and scored from the confusion matrix of its dask predictions on the test
+        rows, fold-task after fold-task on the driver (each one passes over the partitions on the
+        current scheduler).
     learners : dict of str to estimator
         Name -> unfitted estimator: the rule learners of logicrules and any scikit-learn
         classifier (e.g. ``RandomForestClassifier``) as a reference. Each is cloned per fold.
     cv : int or splitter, default 10
         Number of folds of a shuffled ``StratifiedKFold`` seeded with ``random_state`` (the
-        same folds for every learner), or any object with ``split(X, y)``.
+        same folds for every learner), or any object with ``split(X, y)``. On dask data an int
+        gives ``PartitionFolds(cv, seed=random_state)`` (stratified within each partition;
+        ``PartitionFolds(cv, seed, lengths=...)`` gives the same folds of the rows in memory), or
+        pass a :class:`~logicrules.dask_folds.PartitionFolds`.
     scoring : str, sequence of str or dict, default ("accuracy", "f1")
         scikit-learn scorer names, or a dict name -> scorer name or ``scorer(estimator, X, y)``.
+        On dask data each scorer is called on the fold's confusion matrix as four rows weighted
+        by their counts: scores of the predicted labels (accuracy, f1, precision, recall,
+        balanced accuracy, ...) equal those of the rows; a scorer that needs probabilities
+        (``roc_auc``) raises a ValueError.
     n_jobs : int or None, default 1
         Parallel fold-tasks through joblib (-1: all cores). Inside
         ``joblib.parallel_config(backend="dask")`` the tasks go to the current Dask client.
@@ -214,19 +234,21 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
     verbose : int, default 1
         1: a tqdm progress bar over fold-tasks on stderr (when tqdm is installed); 0: silent.
     client : dask.distributed.Client, optional
-        Run the fold-tasks on this Dask cluster (as futures; the data is scattered once per
-        dataset) instead of joblib. For a local test, ``Client(processes=False)``; for a real
+        Run the fold-tasks on this Dask cluster (as futures; the data in memory is scattered
+        once per dataset) instead of joblib; the passes of a dask dataset's fits run on it. For a local test, ``Client(processes=False)``; for a real
         cluster, start ``dask scheduler`` on one machine and ``dask worker tcp://HOST:8786`` on
         the others (each with logicrules installed), then pass
         ``Client("tcp://HOST:8786")``.
     return_estimators : bool, default False
         Add columns ``estimator`` (the fitted model of the fold) and ``test_index`` (positions
-        of the fold's test rows), e.g. for :func:`compare_formulas` on one fold.
+        of the fold's test rows; None on dask data, whose folds ``PartitionFolds`` gives), e.g.
+        for :func:`compare_formulas` on one fold.
     sample_weight : array-like or dict of str to array-like, optional
         Row weights, one per row of the dataset (an array for a single dataset, or a dict
         dataset name -> weights): every learner is fitted with the weights of its training
         rows and scored with those of its test rows (a callable scorer is then called as
         ``scorer(estimator, X, y, sample_weight=w)``). Folds are drawn over the rows as given.
+        The weights of a dask dataset are a dask Series / Array partitioned like its X.
 
     Returns
     -------
@@ -270,6 +292,14 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
     named = list(_datasets(datasets))
     weights = _dataset_weights(sample_weight, [name for name, _, _ in named])
     for d, (name, X, y) in enumerate(named):
+        if is_dask_collection(X):  # folds formed inside the partitions, fitted from dask on the driver
+            from logicrules.dask_folds import dask_fold_data
+
+            data.append(dask_fold_data(name, X, y, weights.get(name), cv, random_state, learners))
+            for learner, estimator in learners.items():
+                for fold in range(data[-1].folds.n_splits):
+                    tasks.append((d, {"dataset": name, "learner": learner, "fold": fold, "estimator": estimator}))
+            continue
         y01 = _binary_target(name, y)
         if len(y01) != len(X):
             raise ValueError(f"dataset {name!r}: X has {len(X)} rows but y has {len(y01)}")
@@ -282,10 +312,23 @@ def compare_learners(datasets: Any, learners: Mapping[str, Any], cv: Any = 10,
             for fold, (train, test) in enumerate(folds):
                 tasks.append((d, {"dataset": name, "learner": learner, "fold": fold,
                                   "estimator": estimator, "train": train, "test": test}))
-    if client is not None:
-        rows = _run_on_dask(client, data, tasks, scorers, return_estimators, verbose)
-    else:
-        rows = _run_on_joblib(data, tasks, scorers, return_estimators, n_jobs, verbose)
+    from logicrules.dask_folds import DaskFoldData, run_dask_folds
+
+    on_dask = [i for i, (d, _) in enumerate(tasks) if isinstance(data[d], DaskFoldData)]
+    in_memory = [i for i in range(len(tasks)) if i not in set(on_dask)]
+    rows: list[dict | None] = [None] * len(tasks)
+    if in_memory:
+        subset = [tasks[i] for i in in_memory]
+        done = (_run_on_dask(client, data, subset, scorers, return_estimators, verbose) if client is not None
+                else _run_on_joblib(data, subset, scorers, return_estimators, n_jobs, verbose))
+        for i, row in zip(in_memory, done):
+            rows[i] = row
+    if on_dask:
+        subset = [(data[d], task) for d, task in (tasks[i] for i in on_dask)]
+        done = _tracked(enumerate(run_dask_folds(client, subset, scorers, return_estimators, _rule_columns)),
+                        len(subset), verbose)
+        for i, row in zip(on_dask, done):
+            rows[i] = row
     columns = [*RESULT_COLUMNS, *scorers, *MEASURES, "formula"]
     if return_estimators:
         columns += ["estimator", "test_index"]
@@ -317,10 +360,15 @@ def _dataset_weights(sample_weight: Any, names: list[str]) -> dict[str, np.ndarr
         if unknown:
             raise ValueError(f"sample_weight names unknown datasets {sorted(map(str, unknown))}; "
                              f"the datasets are {names}")
-        return {name: np.asarray(w, dtype=np.float64) for name, w in sample_weight.items()}
+        return {name: _as_weights(w) for name, w in sample_weight.items()}
     if len(names) != 1:
         raise ValueError("with several datasets, give sample_weight as a dict dataset name -> weights")
-    return {names[0]: np.asarray(sample_weight, dtype=np.float64)}
+    return {names[0]: _as_weights(sample_weight)}
+
+
+def _as_weights(w: Any) -> Any:
+    """Weights as float64, a dask collection left lazy."""
+    return w if is_dask_collection(w) else np.asarray(w, dtype=np.float64)
 
 
 def _indexed_fold(i: int, task: dict, X: Any, y: np.ndarray, w: np.ndarray | None,
@@ -331,27 +379,32 @@ def _indexed_fold(i: int, task: dict, X: Any, y: np.ndarray, w: np.ndarray | Non
 def _run_on_joblib(data, tasks, scorers, return_estimators, n_jobs, verbose) -> list[dict]:
     from joblib import Parallel, delayed
 
-    bar = _progress(len(tasks), verbose)
-    rows: list[dict | None] = [None] * len(tasks)
-
     parallel = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
     jobs = (delayed(_indexed_fold)(i, task, *data[d], scorers, return_estimators)
             for i, (d, task) in enumerate(tasks))
+    return _tracked(parallel(jobs), len(tasks), verbose)
+
+
+def _tracked(rows: Iterable[tuple[int, dict]], total: int, verbose: int) -> list[dict]:
+    """The rows of ``total`` fold-tasks from ``(position, row)`` pairs as they end, under a
+    progress bar (``verbose``)."""
+    bar = _progress(total, verbose)
+    out: list[dict | None] = [None] * total
     try:
-        for i, row in parallel(jobs):
-            rows[i] = row
+        for i, row in rows:
+            out[i] = row
             if bar is not None:
                 bar.update()
     finally:
         if bar is not None:
             bar.close()
-    return rows
+    return out
 
 
 def _run_on_dask(client, data, tasks, scorers, return_estimators, verbose) -> list[dict]:
     from distributed import as_completed
 
-    scattered = [client.scatter(list(pair), broadcast=False) for pair in data]
+    scattered = {d: client.scatter(list(data[d]), broadcast=False) for d in sorted({d for d, _ in tasks})}
     futures = {}
     for i, (d, task) in enumerate(tasks):
         X_future, y_future, w_future = scattered[d]

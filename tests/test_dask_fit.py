@@ -100,3 +100,104 @@ def test_ideal_from_dask_reports_its_passes(capsys):
             dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2))
     lines = [line for line in capsys.readouterr().err.splitlines() if line.startswith("dask pass")]
     assert any("type histograms" in line for line in lines) and any("column summaries" in line for line in lines)
+
+
+def _labelled_frame(seed: int, n: int = 300, n_classes: int = 2):
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 6, n), "c": rng.choice(["u", "v", "w"], n),
+                      "d": rng.normal(size=n)})
+    labels = np.where((X.a > 0) & (X.b > 2), "p", "q") if n_classes == 2 else \
+        np.where(X.a > 0.3, "p", np.where(X.c == "u", "q", "r"))
+    y = pd.Series(labels, name="t")
+    flip = rng.random(n) < 0.1
+    y[flip] = y.sample(frac=1, random_state=seed).to_numpy()[flip]
+    return X, y, rng.integers(0, 4, n).astype(float)  # integer weights, some 0
+
+
+def _same_fit(got, expected, X):
+    assert str(got.formula_) == str(expected.formula_)
+    pd.testing.assert_frame_equal(got.path_, expected.path_)
+    pd.testing.assert_frame_equal(got.rules_, expected.rules_)
+    np.testing.assert_array_equal(got.predict(X), expected.predict(X))
+    np.testing.assert_allclose(got.predict_proba(X), expected.predict_proba(X))
+    if hasattr(expected, "cell_counts_"):
+        np.testing.assert_allclose(got.cell_counts_, expected.cell_counts_)
+
+
+@pytest.mark.parametrize("seed, n_classes, weighted, selection",
+                         [(0, 2, True, "filter"), (1, 3, False, "filter"), (2, 3, True, "filter"),
+                          (3, 2, False, "wrapper"), (4, 2, True, "wrapper"), (5, 3, True, "wrapper")])
+def test_ideal_from_dask_with_weights_and_classes_equals_in_memory(seed, n_classes, weighted, selection):
+    X, y, w = _labelled_frame(seed, n_classes=n_classes)
+    Xd, yd, wd = (dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3),
+                  dd.from_pandas(pd.Series(w), npartitions=3))
+
+    def make():
+        return IdealDNFClassifier(random_state=seed, max_features=3, selection=selection)
+
+    with dask.config.set(scheduler="synchronous"):
+        got = make().fit(Xd, yd, **({"sample_weight": wd} if weighted else {}))
+        # the split is drawn over the rows of positive weight of each partition
+        lengths = ((wd > 0).map_partitions(lambda s: s.sum()) if weighted else Xd.map_partitions(len)).compute()
+    valid = RowSplit(0.3, seed, "validation").mask(lengths.tolist())
+    expected = make()
+    expected._split = lambda target: (np.flatnonzero(~valid), np.flatnonzero(valid))
+    expected.fit(X, y, **({"sample_weight": w} if weighted else {}))
+    _same_fit(got, expected, X)
+    assert isinstance(got.formula_, dict) == (n_classes > 2)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_ideal_paper_protocol_from_dask_equals_in_memory(n_classes, dask_client):
+    X, y, _ = _labelled_frame(4, n_classes=n_classes)
+
+    def make():  # the paper's split (the last rows) is the same in partitions and in memory
+        return IdealDNFClassifier(protocol="paper", scorers=("f_classif", "chi2"), max_features=3,
+                                  multiclass="ovr" if n_classes > 2 else "native")
+
+    got = make().fit(dd.from_pandas(X, npartitions=4), dd.from_pandas(y, npartitions=4))
+    expected = make().fit(X, y)
+    if n_classes == 2:
+        _same_fit(got, expected, X)
+    else:
+        assert {c: str(f) for c, f in got.formula_.items()} == {c: str(f) for c, f in expected.formula_.items()}
+        pd.testing.assert_frame_equal(got.rules_, expected.rules_)
+        np.testing.assert_allclose(got.predict_proba(X), expected.predict_proba(X))
+        assert set(got.estimators_) == set(expected.estimators_)
+
+
+def test_ideal_from_dask_on_bundled_data_with_weights():
+    X, y = load_dataset("hepatitis")
+    X, y = X.reset_index(drop=True), pd.Series(np.asarray(y), name="target")
+    w = np.random.default_rng(0).integers(1, 3, len(y)).astype(float)
+    Xd, yd, wd = (dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3),
+                  dd.from_pandas(pd.Series(w), npartitions=3))
+    with dask.config.set(scheduler="synchronous"):
+        got = IdealDNFClassifier(random_state=0, max_features=3).fit(Xd, yd, sample_weight=wd)
+        valid = RowSplit(0.3, 0, "validation").mask(Xd.map_partitions(len).compute().tolist())
+    expected = IdealDNFClassifier(random_state=0, max_features=3)
+    expected._split = lambda target: (np.flatnonzero(~valid), np.flatnonzero(valid))
+    _same_fit(got, expected.fit(X, y, sample_weight=w), X)
+
+
+def test_ideal_from_dask_refuses_what_counts_cannot_give():
+    X, y, w = _labelled_frame(0, 60)
+    Xd, yd = dd.from_pandas(X, npartitions=2), dd.from_pandas(y, npartitions=2)
+    with pytest.raises(ValueError, match="mutual_info_classif"):
+        IdealDNFClassifier(protocol="paper").fit(Xd, yd)
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match="non-negative"):
+            IdealDNFClassifier().fit(Xd, yd, sample_weight=dd.from_pandas(pd.Series(w - 5), npartitions=2))
+
+
+def test_ideal_wrapper_from_dask_on_bundled_data_and_a_local_cluster(dask_client):
+    X, y = load_dataset("breast_cancer_wisconsin")
+    X, y = X.reset_index(drop=True), pd.Series(np.asarray(y), name="target")
+    Xd, yd = dd.from_pandas(X, npartitions=4), dd.from_pandas(y, npartitions=4)
+
+    def make():
+        return IdealDNFClassifier(random_state=0, max_features=4, selection="wrapper")
+
+    got = make().fit(Xd, yd)
+    expected = _in_memory_with_split(make, X, y, Xd, 0)
+    _same_model(got, expected, X)

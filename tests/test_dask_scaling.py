@@ -99,3 +99,23 @@ def test_refuses_what_needs_the_rows():
         fit_binarizer(ThresholdBinarizer(), frame)
     with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match="missing values"):
         fit_binarizer(MedianBinarizer(), dd.from_pandas(pd.DataFrame({"v": [1.0, None]}), npartitions=1))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(3, 150), decimals=st.integers(0, 2),
+       quantile=st.booleans(), unit=st.booleans())
+def test_weighted_fits_equal_the_in_memory_weighted_fit(seed, n, decimals, quantile, unit):
+    """Integer weights (some 0: rows left out) give the weighted medians and quantiles of ``fit``."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame({"a": rng.normal(size=n).round(decimals), "b": rng.integers(0, 4, n).astype(float),
+                      "c": rng.choice(["u", "v", "w"], n)})
+    X.loc[rng.random(n) < 0.1, "a"] = np.nan
+    w = np.ones(n) if unit else rng.integers(0, 4, n).astype(float)
+    w[0] = 1.0
+    make = (lambda: QuantileBinarizer(n_thresholds=3, missing="false")) if quantile else \
+        (lambda: MedianBinarizer(missing="false"))
+    expected = make().fit(X, sample_weight=w)
+    with dask.config.set(scheduler="synchronous"):
+        got = fit_binarizer(make(), dd.from_pandas(X, npartitions=3),
+                            weights=dd.from_pandas(pd.Series(w), npartitions=3))
+    _same_fit(got, expected)

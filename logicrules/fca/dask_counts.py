@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import copy
 import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -179,35 +180,67 @@ def _frame_rows(part: Any, keep: np.ndarray) -> Any:
     return part.iloc[np.flatnonzero(keep)] if hasattr(part, "iloc") else np.asarray(part)[keep]
 
 
-def partition_rows(number: int, part: Any, others: Sequence[Any], rows: Callable | None):
-    """A partition and its companions restricted to the rows ``rows(number, n)`` keeps."""
+def partition_rows(number: int, part: Any, others: Sequence[Any], rows: Callable | None, weights: Any = None):
+    """A partition, its companions (labels) and its weights restricted to the rows kept: rows of
+    weight 0 are dropped first (as if absent, as the in-memory fit drops them), then ``rows(number,
+    n)`` selects among the ``n`` remaining rows. Returns ``(part, others, weights)``."""
     n = len(part)
-    for other in others:
+    for other in (*others, weights):
         if other is not None and len(other) != n:
             raise ValueError(f"partition {number} holds {n} rows of X but {len(other)} labels or "
                              "weights: X and y must be partitioned alike")
     others = [None if o is None else np.asarray(o) for o in others]
+    if weights is not None:
+        weights = np.asarray(weights, dtype=np.float64)
+        if not (weights > 0).all():
+            positive = weights > 0
+            part, others, weights = (_frame_rows(part, positive), [None if o is None else o[positive] for o in others],
+                                     weights[positive])
     if rows is None:
-        return part, others
-    keep = np.asarray(rows(number, n), dtype=bool)
-    return _frame_rows(part, keep), [None if o is None else o[keep] for o in others]
+        return part, others, weights
+    keep = np.asarray(rows(number, len(part)), dtype=bool)
+    return (_frame_rows(part, keep), [None if o is None else o[keep] for o in others],
+            None if weights is None else weights[keep])
+
+
+#: Rows of a 0/1 partition checked and packed at once (a multiple of 64): bounds the temporaries.
+_PACK_ROWS = 1 << 16
+
+
+def _pack_boolean(values: np.ndarray, names: tuple[str, ...], number: int) -> np.ndarray:
+    """A 0/1 partition packed into bits chunk by chunk: the temporaries (a chunk's booleans and
+    checks) stay a ``_PACK_ROWS``-row slice, whatever the partition's size and dtype."""
+    from logicrules.validation import as_boolean_matrix
+
+    if values.ndim != 2 or values.shape[1] != len(names):
+        raise ValueError(f"partition {number} has shape {values.shape}, expected {len(names)} columns")
+    n = values.shape[0]
+    bits = np.zeros((len(names), bitset.n_words(n)), dtype=np.uint64)
+    for start in range(0, n, _PACK_ROWS):
+        chunk = values[start:start + _PACK_ROWS]
+        if chunk.dtype.kind in "iu":  # integers: 0/1 checked without a float copy
+            bad = np.flatnonzero(((chunk != 0) & (chunk != 1)).any(axis=0))
+            if bad.size:
+                as_boolean_matrix(chunk[:, bad[:10]], labels=[names[j] for j in bad[:10]])  # raises, naming them
+            chunk = chunk.astype(bool)
+        else:
+            chunk = as_boolean_matrix(chunk, labels=names)
+        bits[:, start // 64:start // 64 + bitset.n_words(chunk.shape[0])] = bitset.pack_columns(chunk)
+    return bits
 
 
 def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: int, part: Any,
-                labels: Any, weights: Any, rows: Callable | None, validation: RowSplit | None = None) -> RowBlock:
-    """Binarize and pack one partition (its kept rows) into a RowBlock."""
-    part, (labels, weights) = partition_rows(number, part, (labels, weights), rows)
+                labels: Any, weights: Any, rows: Callable | None, validation: RowSplit | None = None,
+                count_weights: bool = True) -> RowBlock:
+    """Binarize and pack one partition (its kept rows) into a RowBlock (unweighted when not
+    ``count_weights``: the rows of positive weight, one each)."""
+    part, (labels,), weights = partition_rows(number, part, (labels,), rows, weights)
+    weights = weights if count_weights else None
     n = len(part)
-    if validation is not None:  # classes label + 2 (validation row)
-        labels = np.asarray(labels).astype(np.intp) + 2 * validation.validation(number, n)
+    if validation is not None:  # classes label + K (validation row), K the target's classes
+        labels = np.asarray(labels).astype(np.intp) + (n_classes // 2) * validation.validation(number, n)
     if binarizer is None:
-        from logicrules.validation import as_boolean_matrix
-
-        values = np.asarray(part)
-        if values.ndim != 2 or values.shape[1] != len(names):
-            raise ValueError(f"partition {number} has shape {values.shape}, expected {len(names)} columns")
-        bits = bitset.pack_columns(as_boolean_matrix(values, labels=names)) if n else \
-            np.zeros((len(names), 0), dtype=np.uint64)
+        bits = _pack_boolean(np.asarray(part), names, number)
     else:
         bits = binarizer.transform_packed(part) if n else np.zeros((len(names), 0), dtype=np.uint64)
     labels, weights = _check_rows(labels, weights, n, n_classes)
@@ -232,7 +265,8 @@ class DaskCounts(Counts):
     binarizer : fitted binarizer with ``transform_packed`` and ``conditions_``, optional
         None: X holds 0/1 values already.
     weights : dask Series or 1-D dask Array, optional
-        Row weights (``sample_weight``), partitioned like X.
+        Row weights (``sample_weight``), partitioned like X; rows of weight 0 are left out
+        (before ``rows`` and ``validation`` select among the others).
     n_classes : int, default 2
     attributes : sequence of str, optional
         Attribute names; default the binarizer's condition names, or X's column names
@@ -240,8 +274,8 @@ class DaskCounts(Counts):
     rows : callable ``(partition number, n_rows) -> bool mask``, optional
         Keep only these rows of each partition (e.g. a :class:`RowSplit`); picklable.
     validation : RowSplit, optional
-        Count a two-class target as four classes, ``label + 2 * (validation row)``: the
-        training and the validation part of the split in the same passes (``n_classes=4``).
+        Count a K-class target as 2K classes, ``label + K * (validation row)``: the training
+        and the validation part of the split in the same passes (``n_classes=2K``).
     verbose : int, default 0
         1 or more: one line on stderr per pass (what was counted, partitions, seconds).
 
@@ -272,6 +306,7 @@ class DaskCounts(Counts):
         self._parts = dask_partitions(X, labels, weights)
         self._binarizer = binarizer
         self._weighted = weights is not None
+        self._count_weights = True
         self._rows = rows
         self._validation = validation
         self.verbose = verbose
@@ -280,7 +315,14 @@ class DaskCounts(Counts):
 
     @property
     def weighted(self) -> bool:
-        return self._weighted
+        return self._weighted and self._count_weights
+
+    def unweighted(self) -> DaskCounts:
+        """The same rows (those of positive weight) counted one each, e.g. for the rule
+        statistics the in-memory fit counts in rows (``rules_``); its own cache of counts."""
+        twin = copy.copy(self)
+        twin._count_weights, twin._cache, twin.n_passes = False, {}, 0
+        return twin
 
     @property
     def n_partitions(self) -> int:
@@ -293,7 +335,7 @@ class DaskCounts(Counts):
         binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
         make = dask.delayed(_make_block, pure=True)
         return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
-                     self._validation)
+                     self._validation, self._count_weights)
                 for number, (part, labels, weights) in enumerate(self._parts)]
 
     def lazy(self, kernel: Callable[[RowBlock], Any], blocks: list[Any] | None = None) -> Any:

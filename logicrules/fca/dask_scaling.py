@@ -26,9 +26,10 @@ in memory give: every statistic is **exact**.
 So a fit takes four to seven passes over the data, whatever the number of columns (all columns
 are counted in the same passes). Memory: a worker holds one partition and its statistics; the
 driver holds the merged statistics (categories, at most 65536 counts or values per wanted order
-statistic). ``sample_weight`` is not supported on dask input, nor is
-:class:`~logicrules.fca.scaling.ThresholdBinarizer` (it merges attributes with identical
-extents, which needs the rows) or a user's transformer.
+statistic). Row weights (``sample_weight``) give the weighted medians and quantiles of the
+in-memory fit (exact for integer weights, see :func:`fit_binarizer`).
+:class:`~logicrules.fca.scaling.ThresholdBinarizer` is not supported (it merges attributes with
+identical extents, which needs the rows), nor is a user's transformer.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from logicrules.fca.scaling import (Condition, MedianBinarizer, QuantileBinarize
                                     _median, _sorted_categories, format_value)
 from logicrules.progress import pass_line
 
-__all__ = ["fit_binarizer", "order_statistics"]
+__all__ = ["fit_binarizer", "order_statistics", "weighted_order_statistics"]
 
 #: Bits of the key resolved per radix pass (histograms of ``2**16`` counts).
 _DIGIT = 16
@@ -78,9 +79,9 @@ def _frame(part: Any) -> pd.DataFrame:
     return pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])], copy=False)
 
 
-def _on_partition(kernel: Callable, number: int, part: Any, rows: Callable | None) -> Any:
-    part, _ = partition_rows(number, part, (), rows)
-    return kernel(_frame(part)) if len(part) else None
+def _on_partition(kernel: Callable, number: int, part: Any, weights: Any, rows: Callable | None) -> Any:
+    part, _, weights = partition_rows(number, part, (), rows, weights)
+    return kernel(_frame(part), weights) if len(part) else None
 
 
 def _present(frame: pd.DataFrame, column: str) -> np.ndarray:
@@ -108,14 +109,15 @@ class _Merged:
         return _Merged(self.merge(self.value, other.value), self.merge)
 
 
-def _run(X: Any, rows: Callable | None, kernel: Callable, verbose: int, what: str) -> Any:
-    """One pass: ``kernel(frame)`` on every partition (its kept rows), tree-summed, computed."""
+def _run(X: Any, rows: Callable | None, kernel: Callable, verbose: int, what: str, weights: Any = None) -> Any:
+    """One pass: ``kernel(frame, weights)`` on every partition (its kept rows; weights None
+    when unweighted), tree-summed, computed."""
     import dask
 
     task = dask.delayed(_on_partition, pure=True)
-    parts = dask_partitions(X)
+    parts = dask_partitions(X, weights)
     start = time.perf_counter()
-    (total,) = dask.compute(tree_sum([task(kernel, number, part, rows) for number, (part,) in enumerate(parts)]))
+    (total,) = dask.compute(tree_sum([task(kernel, number, part, w, rows) for number, (part, w) in enumerate(parts)]))
     pass_line(verbose, f"dask pass: {what} over {len(parts)} partitions", time.perf_counter() - start)
     return _Partials() if total is None else total
 
@@ -132,7 +134,8 @@ def _union_upto(cap: int, a: np.ndarray | None, b: np.ndarray | None) -> np.ndar
     return _distinct_upto(np.concatenate([a, b]), cap)
 
 
-def _summary_kernel(frame: pd.DataFrame, declared: frozenset, distinct_cap: int) -> _Partials:
+def _summary_kernel(frame: pd.DataFrame, weights: np.ndarray | None, declared: frozenset,
+                    distinct_cap: int) -> _Partials:
     out = _Partials()
     out["rows"] = _Merged(len(frame), int.__add__)
     for column in frame.columns:
@@ -148,6 +151,9 @@ def _summary_kernel(frame: pd.DataFrame, declared: frozenset, distinct_cap: int)
             present = _present(frame, column)
             stats["infinite"] = _Merged(bool(np.isinf(present).any()), bool.__or__)
             stats["present"] = _Merged(int(present.size), int.__add__)
+            if weights is not None:  # the weight of the present values: the weighted ranks' total
+                stats["weight"] = _Merged(float(weights[~np.isnan(_column_to_float(series, column))].sum()),
+                                          float.__add__)
             if present.size:
                 stats["low"] = _Merged(float(present.min()), min)
                 stats["high"] = _Merged(float(present.max()), max)
@@ -163,25 +169,39 @@ def _concat_unique(a: pd.Series, b: pd.Series) -> pd.Series:
 
 
 # ---- radix selection of order statistics
-def _bucket_kernel(frame: pd.DataFrame, requests: dict[str, list[tuple[int, int, bool]]]) -> _Partials:
+def _bucket_kernel(frame: pd.DataFrame, weights: np.ndarray | None,
+                   requests: dict[str, list[tuple[int, int, bool]]]) -> _Partials:
     """Per column and bucket ``(prefix, bits, gather)``: a histogram of the next 16 key bits of
-    the values whose top ``bits`` bits are ``prefix``, or those keys themselves."""
+    the values whose top ``bits`` bits are ``prefix``, or those keys themselves; weighted, the
+    histogram has a second row of the weights (and the gathered keys come with theirs)."""
     out = _Partials()
     for column, buckets in requests.items():
-        keys = float_keys(_present(frame, column))
+        values = _column_to_float(frame[column], column)
+        present = ~np.isnan(values)
+        keys = float_keys(values[present])
+        w = None if weights is None else weights[present]
         for prefix, bits, gather in buckets:
-            inside = keys if bits == 0 else keys[(keys >> np.uint64(64 - bits)) == np.uint64(prefix)]
+            mask = None if bits == 0 else (keys >> np.uint64(64 - bits)) == np.uint64(prefix)
+            inside = keys if mask is None else keys[mask]
+            inside_w = None if w is None else (w if mask is None else w[mask])
             if gather:
-                out[(column, prefix, bits)] = _Merged(inside, _concat)
+                out[(column, prefix, bits)] = _Merged(inside, _concat) if w is None else \
+                    _Merged((inside, inside_w), _concat_pairs)
             else:
-                digits = (inside >> np.uint64(64 - bits - _DIGIT)) & np.uint64((1 << _DIGIT) - 1)
-                out[(column, prefix, bits)] = _Merged(
-                    np.bincount(digits.astype(np.intp), minlength=1 << _DIGIT).astype(np.int64), np.add)
+                digits = ((inside >> np.uint64(64 - bits - _DIGIT)) & np.uint64((1 << _DIGIT) - 1)).astype(np.intp)
+                counts = np.bincount(digits, minlength=1 << _DIGIT).astype(np.int64)
+                if w is not None:
+                    counts = np.vstack([counts, np.bincount(digits, weights=inside_w, minlength=1 << _DIGIT)])
+                out[(column, prefix, bits)] = _Merged(counts, np.add)
     return out
 
 
 def _concat(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.concatenate([a, b])
+
+
+def _concat_pairs(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
 
 
 def order_statistics(X: Any, wanted: dict[str, tuple[int, list[int]]], rows: Callable | None = None,
@@ -210,38 +230,75 @@ def order_statistics(X: Any, wanted: dict[str, tuple[int, list[int]]], rows: Cal
     ...     order_statistics(frame, {"x": (5, [0, 2, 4])})["x"].tolist()
     [-1.0, 3.0, 8.0]
     """
-    # state of every wanted statistic: [prefix, bits, rank within the bucket, gather, value]
-    state = {column: [[0, 0, int(r), count <= _GATHER, None] for r in ranks]
-             for column, (count, ranks) in wanted.items()}
     for column, (count, ranks) in wanted.items():
         if any(not 0 <= r < count for r in ranks):
             raise ValueError(f"ranks of column {column!r} must lie in [0, {count})")
+    targets = {column: (count, [(float(r), True) for r in ranks]) for column, (count, ranks) in wanted.items()}
+    return weighted_order_statistics(X, targets, rows, verbose)
+
+
+def weighted_order_statistics(X: Any, wanted: dict[str, tuple[int, list[tuple[float, bool]]]],
+                              rows: Callable | None = None, verbose: int = 0, weights: Any = None
+                              ) -> dict[str, np.ndarray]:
+    """The smallest value of each column whose cumulative weight passes a target, by radix selection.
+
+    For a target ``(t, strict)`` of a column: the smallest non-missing value ``v`` with
+    ``W(<= v) > t`` (``strict``) or ``W(<= v) >= t``, ``W`` the summed weights of the values
+    up to ``v`` (each value weighs 1 without ``weights``: ``(r, True)`` is the value of rank
+    ``r``); the largest value when no value passes. The weighted medians and quantiles of the
+    binarizers are such values. Exact: with weights, the cumulative weights are sums in another
+    order than in memory, equal for integer weights (sums below 2**53).
+
+    Parameters
+    ----------
+    X : dask DataFrame or 2-D dask Array
+    wanted : dict column -> (number of non-missing values, list of (target, strict))
+    rows : callable, optional
+    verbose : int, default 0
+    weights : dask Series or 1-D Array, optional
+        Row weights partitioned like X (rows of weight 0 are left out).
+
+    Returns
+    -------
+    dict column -> ndarray of float64, one value per target in the order given.
+    """
+    # state of every target: [prefix, bits, target within the bucket, strict, gather, value]
+    state = {column: [[0, 0, float(t), bool(strict), count <= _GATHER, None] for t, strict in targets]
+             for column, (count, targets) in wanted.items()}
     while True:
-        open_ = {c: [s for s in states if s[4] is None] for c, states in state.items()}
-        requests = {c: sorted({(s[0], s[1], s[3]) for s in states}) for c, states in open_.items() if states}
+        open_ = {c: [s for s in states if s[5] is None] for c, states in state.items()}
+        requests = {c: sorted({(s[0], s[1], s[4]) for s in states}) for c, states in open_.items() if states}
         if not requests:
             break
         found = _run(X, rows, functools.partial(_bucket_kernel, requests=requests), verbose,
-                     "order statistics (radix selection)")
+                     "order statistics (radix selection)", weights)
         for column, states in open_.items():
             for s in states:
                 merged = found[(column, s[0], s[1])].value
-                if s[3]:
-                    s[4] = float(key_floats(np.sort(merged)[s[2]:s[2] + 1])[0])
+                side = "right" if s[3] else "left"
+                if s[4]:  # the bucket's keys (and weights): the answer among them
+                    keys, w = (merged, np.ones(merged.size)) if weights is None else merged
+                    order = np.argsort(keys, kind="stable")
+                    at = min(int(np.searchsorted(np.cumsum(w[order]), s[2], side=side)), keys.size - 1)
+                    s[5] = float(key_floats(keys[order][at:at + 1])[0])
                     continue
-                cum = np.cumsum(merged)
-                digit = int(np.searchsorted(cum, s[2], side="right"))
-                s[2] -= int(cum[digit - 1]) if digit else 0
+                counts, w = (merged, merged) if weights is None else (merged[0], merged[1])
+                cum = np.cumsum(w)
+                digit = int(np.searchsorted(cum, s[2], side=side))
+                if digit >= w.size or counts[digit] == 0:  # the next digit holding values (else the largest)
+                    held = np.flatnonzero(counts)
+                    digit = int(held[held >= digit][0]) if (held >= digit).any() else int(held[-1])
+                s[2] -= float(cum[digit - 1]) if digit else 0.0
                 s[0], s[1] = (s[0] << _DIGIT) | digit, s[1] + _DIGIT
                 if s[1] == 64:
-                    s[4] = float(key_floats(np.array([s[0]], dtype=np.uint64))[0])
+                    s[5] = float(key_floats(np.array([s[0]], dtype=np.uint64))[0])
                 else:
-                    s[3] = int(merged[digit]) <= _GATHER
-    return {column: np.array([s[4] for s in states], dtype=np.float64) for column, states in state.items()}
+                    s[4] = int(counts[digit]) <= _GATHER
+    return {column: np.array([s[5] for s in states], dtype=np.float64) for column, states in state.items()}
 
 
 # ---- the value next above a threshold, and candidate counts
-def _above_kernel(frame: pd.DataFrame, requests: dict[str, list[float]]) -> _Partials:
+def _above_kernel(frame: pd.DataFrame, weights: np.ndarray | None, requests: dict[str, list[float]]) -> _Partials:
     out = _Partials()
     for column, values in requests.items():
         present = _present(frame, column)
@@ -252,7 +309,7 @@ def _above_kernel(frame: pd.DataFrame, requests: dict[str, list[float]]) -> _Par
     return out
 
 
-def _count_kernel(frame: pd.DataFrame, binarizer: Any, conditions: list) -> _Partials:
+def _count_kernel(frame: pd.DataFrame, weights: np.ndarray | None, binarizer: Any, conditions: list) -> _Partials:
     return _Partials(counts=_Merged(binarizer._evaluate(frame, conditions).sum(axis=0).astype(np.int64), np.add))
 
 
@@ -269,7 +326,8 @@ def _lerp(a: np.ndarray, b: np.ndarray, t: np.ndarray) -> np.ndarray:
     return np.where(t >= 0.5, b - diff * (1 - t), a + diff * t)
 
 
-def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose: int = 0) -> Any:
+def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose: int = 0,
+                  weights: Any = None) -> Any:
     """Fit a median or quantile binarizer on a dask collection from distributed statistics.
 
     Parameters
@@ -282,6 +340,11 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
         :class:`~logicrules.fca.dask_counts.RowSplit`).
     verbose : int, default 0
         One line on stderr per pass.
+    weights : dask Series or 1-D dask Array, optional
+        Row weights partitioned like X (``fit(X, sample_weight=...)``): weighted medians and
+        quantiles, rows of weight 0 left out. Exact for integer weights; with fractional ones
+        a cumulative weight that equals a median's or quantile's target exactly may round the
+        other way than in memory (the weights are summed in another order).
 
     Returns
     -------
@@ -311,7 +374,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
     quantile = isinstance(binarizer, QuantileBinarizer)
     cap = int(binarizer.n_thresholds) + 2 if quantile else 1
     summary = _run(X, rows, functools.partial(_summary_kernel, declared=declared, distinct_cap=cap),
-                   verbose, "column summaries")
+                   verbose, "column summaries", weights)
     n = summary["rows"].value if "rows" in summary else 0
     if n == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {len(columns)})) while a minimum of 1 "
@@ -337,7 +400,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
             if kind == "binary" and not binarizer._binary_as_single:
                 kind = "numeric"
         kinds[column] = kind
-    thresholds = _thresholds(binarizer, X, rows, stats, kinds, verbose)
+    thresholds = _thresholds(binarizer, X, rows, stats, kinds, verbose, weights)
 
     categories, candidates, reasons = {}, [], {}
     for column in columns:
@@ -359,7 +422,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
             reasons[column] = reason
     binarizer.column_kinds_ = kinds
     counts = _run(X, rows, functools.partial(_count_kernel, binarizer=binarizer, conditions=candidates),
-                  verbose, "attribute counts")
+                  verbose, "attribute counts", weights)
     counts = counts["counts"].value if candidates else np.zeros(0, dtype=np.int64)
     keep, redundant = binarizer._drop_constants(candidates, counts, n)
     binarizer._store(columns, candidates, keep, redundant, categories, reasons)
@@ -372,15 +435,25 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
 
 
 def _thresholds(binarizer: Any, X: Any, rows: Callable | None, stats: dict, kinds: dict,
-                verbose: int) -> dict[str, list]:
-    """The threshold conditions of every numeric column, from exact order statistics."""
+                verbose: int, weights: Any = None) -> dict[str, list]:
+    """The threshold conditions of every numeric column, from exact (weighted) order statistics:
+    the targets of :func:`weighted_order_statistics` that ``np.median`` / ``np.quantile`` (or
+    :mod:`~logicrules.fca.scaling`'s weighted forms, each row repeated ``weight`` times) select."""
     numeric = [c for c, kind in kinds.items() if kind == "numeric" and stats[c]["present"]]
     out: dict[str, list] = {}
     ends: dict[str, list[float]] = {}  # column -> lower ends of gaps whose upper end is wanted
+
+    def total(c):  # the ranks' total: values, or their weight
+        return stats[c]["present"] if weights is None else stats[c]["weight"]
+
     if isinstance(binarizer, MedianBinarizer):
-        wanted = {c: (stats[c]["present"], [(stats[c]["present"] - 1) // 2, stats[c]["present"] // 2])
-                  for c in numeric}
-        medians = {c: _median(values) for c, values in order_statistics(X, wanted, rows, verbose).items()}
+        if weights is None:
+            targets = {c: [((total(c) - 1) // 2, True), (total(c) // 2, True)] for c in numeric}
+        else:  # the first value whose cumulative weight reaches half the total, and the first passing it
+            targets = {c: [(total(c) / 2, False), (total(c) / 2, True)] for c in numeric}
+        found = weighted_order_statistics(X, {c: (stats[c]["present"], targets[c]) for c in numeric}, rows,
+                                          verbose, weights)
+        medians = {c: _median(values) for c, values in found.items()}
         ends = {c: [m] for c, m in medians.items() if m < stats[c]["high"]}
     else:
         levels = np.arange(1, binarizer.n_thresholds + 1) / (binarizer.n_thresholds + 1)
@@ -389,19 +462,19 @@ def _thresholds(binarizer: Any, X: Any, rows: Callable | None, stats: dict, kind
         for c in few:
             distinct = stats[c]["distinct"]
             out[c] = binarizer._gap_conditions(c, list(zip(distinct[:-1].tolist(), distinct[1:].tolist())))
-        wanted = {}
+        wanted, fractions = {}, {}
         for c in numeric:
             if c not in few:
-                below, above, _ = _quantile_ranks(stats[c]["present"], levels)
-                wanted[c] = (stats[c]["present"], below.tolist() + above.tolist())
-        for c, values in order_statistics(X, wanted, rows, verbose).items():
+                below, above, fractions[c] = _quantile_positions(total(c), levels, weights is None)
+                wanted[c] = (stats[c]["present"], [(float(r), True) for r in [*below, *above]])
+        for c, values in weighted_order_statistics(X, wanted, rows, verbose, weights).items():
             a, b = values[:levels.size], values[levels.size:]
-            quantiles = _lerp(a, b, _quantile_ranks(stats[c]["present"], levels)[2])
+            quantiles = _lerp(a, b, fractions[c])
             lows = np.where(quantiles >= b, b, a)  # the largest value <= each quantile
             ends[c] = sorted(set(lows[lows < stats[c]["high"]].tolist()))
     requests = {c: values for c, values in ends.items() if values}
     above = _run(X, rows, functools.partial(_above_kernel, requests=requests), verbose,
-                 "values next above the cut points") if requests else _Partials()
+                 "values next above the cut points", weights) if requests else _Partials()
     for c in numeric:
         if isinstance(binarizer, MedianBinarizer):
             m = medians[c]
@@ -409,3 +482,14 @@ def _thresholds(binarizer: Any, X: Any, rows: Callable | None, stats: dict, kind
         elif c in ends:
             out[c] = binarizer._gap_conditions(c, [(lo, above[(c, lo)].value) for lo in ends[c]])
     return out
+
+
+def _quantile_positions(total: float, levels: np.ndarray, counted: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """NumPy's ``linear`` quantile at ``levels`` of ``total`` values (or of a total weight, each
+    row repeated ``weight`` times): the ranks (cumulative-weight targets) below and above each
+    position, and the fractions between them."""
+    if counted:
+        return _quantile_ranks(int(total), levels)
+    position = (total - 1) * levels
+    below = np.floor(position)
+    return below, below + 1, position - below

@@ -10,15 +10,29 @@ candidate, on the training and on the validation part, are counted together in o
 The validation split: row ``i`` of partition ``p`` is a validation row when
 ``numpy.random.default_rng([seed, p]).random(n_p)[i] < validation_size``
 (:class:`~logicrules.fca.dask_counts.RowSplit`), where ``seed`` is ``random_state`` (an int; a
-RandomState or None draws one). It is reproducible without materializing the data, given the
-seed and the partitioning, but it is not the stratified split of the in-memory fit: fitted in
-memory with that same split (:meth:`RowSplit.mask` of the partition lengths), the method gives
-the same path, formula and predictions.
+RandomState or None draws one) and ``n_p`` the partition's rows of positive weight. It is
+reproducible without materializing the data, given the seed and the partitioning, but it is not
+the stratified split of the in-memory fit: fitted in memory with that same split
+(:meth:`RowSplit.mask` of the partition lengths), the method gives the same path, formula and
+predictions. ``protocol="paper"``'s split, the last ``ceil(validation_size n)`` rows in partition
+order (:class:`TailSplit`, one more pass to count the rows of each partition), is the in-memory
+one itself.
+
+What is exact through counts, and so supported: ``sample_weight`` (a dask Series / Array
+partitioned like X: weighted medians, weighted counts; rows of weight 0 left out), more than two
+classes (the native K-class classifier from per-class counts, or ``multiclass="ovr"``: one ideal
+DNF per class against the others, from the counts of each), ``protocol="paper"`` with the
+count-based scorers, and ``selection="wrapper"`` (:mod:`logicrules.ideal.wrapper_counts`: two
+passes per feature added, every candidate counted in the first). Refused with a ValueError:
+``protocol="paper"`` with ``"mutual_info"`` (the authors' scikit-learn nearest-neighbour
+estimate on the dense rows, not a function of counts) and ``split="values"``. With fractional
+weights the accuracies are sums in another order than in memory, so an exact tie between
+candidates may break the other way (integer weights: exact).
 
 Passes of a fit: the classes (one), the stage binarizer (four to seven), literal counts and class
 totals (two), all candidate histograms (one), the final binarizer (four to seven), the final type
-histogram (one, more when ``max_rule_size`` asks for a shorter rule). ``verbose=1`` prints one
-line per pass.
+histogram (one, more when ``max_rule_size`` asks for a shorter rule; two with weights, for the
+rule statistics counted in rows). ``verbose=1`` prints one line per pass.
 """
 
 from __future__ import annotations
@@ -29,7 +43,7 @@ import numpy as np
 from sklearn.base import clone
 
 from logicrules.base import make_binarizer
-from logicrules.dask_fit import check_dask_fit_input, finish_from_counts
+from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask, histogram_rows
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizer
 
@@ -54,54 +68,131 @@ def split_seed(random_state: Any) -> int:
     return int(np.random.SeedSequence().entropy % (2**31 - 1))
 
 
+class TailSplit:
+    """``protocol="paper"``'s split of rows in partitions: the last ``n_valid`` rows (in partition
+    order) are the validation part, as the authors' code takes the last rows of the table.
+
+    Parameters
+    ----------
+    n_valid : int
+    lengths : sequence of int
+        Rows of each partition.
+    part : {"train", "validation"}
+        Which rows the split keeps when called.
+    """
+
+    def __init__(self, n_valid: int, lengths: list[int], part: str = "train") -> None:
+        self.n_valid, self.part = int(n_valid), part
+        self.starts = np.cumsum([0, *lengths])[:-1]
+        self.n_rows = int(sum(lengths))
+
+    def validation(self, number: int, n: int) -> np.ndarray:
+        """Validation rows of partition ``number`` of ``n`` rows (bool mask)."""
+        return self.starts[number] + np.arange(int(n)) >= self.n_rows - self.n_valid
+
+    def __call__(self, number: int, n: int) -> np.ndarray:
+        valid = self.validation(number, n)
+        return valid if self.part == "validation" else ~valid
+
+
+def _validation_split(estimator: Any, target: Any) -> RowSplit | TailSplit:
+    """The dask fit's validation split (module notes); the paper's counts the rows per partition
+    (one pass over the target)."""
+    if estimator.protocol != "paper":
+        return RowSplit(estimator.validation_size, split_seed(estimator.random_state), "train")
+    import dask
+
+    from logicrules.distributed import import_dask
+
+    _, dd = import_dask()
+    parts = target.to_delayed() if isinstance(target, dd.Series) else target.to_delayed().ravel()
+    lengths = [int(n) for n in dask.compute(*[dask.delayed(len)(part) for part in parts])]
+    return TailSplit(int(np.ceil(estimator.validation_size * sum(lengths))), lengths)
+
+
 def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> Any:
     """:meth:`IdealDNFClassifier.fit` on a dask DataFrame / Array X and a dask y (module notes)."""
-    from logicrules.ideal.method import _map_features
-
-    name = type(estimator).__name__
-    if estimator.protocol == "paper":
-        raise ValueError("protocol='paper' is not available on dask data (its validation part is the "
-                         "last rows, and its mutual information needs the dense rows); use the default")
-    if estimator.selection == "wrapper":
-        raise ValueError("selection='wrapper' scores candidates row by row and is not available on dask "
-                         "data; use selection='filter'")
-    scorers = estimator._scorers()
-    X, target = check_dask_fit_input(estimator, X, y, sample_weight)
+    if estimator.protocol == "paper" and "mutual_info" in estimator._scorers():
+        raise ValueError("protocol='paper' ranks by scikit-learn's mutual_info_classif, a nearest-neighbour "
+                         "estimate on the dense rows that no count gives: on dask data use protocol='paper' "
+                         "with scorers=('f_classif', 'chi2'), or the default protocol")
+    X, target, weights, first = check_dask_fit_input(estimator, X, y, sample_weight)
     verbose = int(estimator.verbose)
     spec = estimator.binarizer
     passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
-    split = RowSplit(estimator.validation_size, split_seed(estimator.random_state), "train")
+    split = _validation_split(estimator, target)
 
     def binarized(rows):  # a fresh binarizer fitted on these rows from distributed statistics
         if passthrough:
             return None
-        return fit_binarizer(clone(make_binarizer(spec, categorical=estimator.categorical)), X, rows, verbose)
+        return fit_binarizer(clone(make_binarizer(spec, categorical=estimator.categorical)), X, rows, verbose,
+                             weights)
 
+    if len(estimator.classes_) > 2 and estimator.multiclass == "ovr":  # one ideal DNF per class
+        final = binarized(None)
+        estimator.binarizer_ = final
+        names = list(DaskCounts(X, target == 0, final).attributes)
+        estimator._check_attributes(names)
+        conditions = estimator._conditions()
+        fit_one_vs_rest_from_dask(estimator, target, names, lambda sub, k: _fit_rule(
+            sub, X, target == k, weights, final, final, split, bool(first[0] == k), verbose, conditions))
+        return estimator
     stage = binarized(split)  # fitted on the training part, applied to every row
     estimator.binarizer_ = stage
-    both = DaskCounts(X, target, stage, n_classes=4, validation=split, verbose=verbose)  # y + 2 valid
-    stage_names = list(both.attributes)
-    estimator._check_attributes(stage_names)
     final = binarized(None)
-    counts = DaskCounts(X, target, final, verbose=verbose)
-    # the tie rule of the whole training data: class totals, and the first row for an exact tie
-    totals = counts.class_totals()
-    first = 2 * totals[1] == totals.sum() and _first_label(target)
-    rule = estimator._tie_rule(np.array([first, not first]),  # two rows weighted as the two classes
-                               np.array(totals[::-1] if first else totals, dtype=np.float64))
-    stage_features = estimator._search(both, None, None, stage_names, scorers, rule)
-    estimator.binarizer_ = final
-    names = list(counts.attributes)
-    estimator._check_attributes(names)
-    while stage_features is not None:
-        features = stage_features if passthrough else _map_features(stage, final, stage_features, names)
-        estimator._fit_table(counts, None, names, features, rule)
-        stage_features = estimator._shorter(names)
-    finish_from_counts(estimator, estimator.formula_, names, counts, estimator.selected_features_)
+    first_positive = len(estimator.classes_) == 2 and estimator.classes_[first[0]] == estimator.pos_label_
+    _fit_rule(estimator, X, target, weights, stage, final, split, first_positive if len(estimator.classes_) == 2
+              else first, verbose)
     return estimator
 
 
-def _first_label(target: Any) -> bool:
-    """The (boolean) label of the first row of a dask Series / Array."""
-    head = target.head(1, npartitions=-1) if hasattr(target, "head") else target[:1].compute()
-    return bool(np.asarray(head).any())
+def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, final: Any, split: Any,
+              first: Any, verbose: int, conditions: dict | None = None) -> None:
+    """Steps 2-7 from counts: the path on the split (attributes of ``stage``), the chosen rule on
+    all rows (attributes of ``final``), its statistics. ``first``: whether the first row is
+    positive (two classes), or the class indices in order of appearance (more). ``conditions``:
+    a one-vs-rest copy's literals, the parent's (its own binarizer is None then)."""
+    from logicrules.ideal.method import _map_features
+
+    K = len(estimator.classes_)
+    both = DaskCounts(X, target, stage, weights, n_classes=2 * K, validation=split, verbose=verbose)  # y + K valid
+    stage_names = list(both.attributes)
+    estimator._check_attributes(stage_names)
+    counts = DaskCounts(X, target, final, weights, n_classes=K, verbose=verbose)
+    totals = counts.class_totals()
+    if K == 2:  # the tie rule of the whole training data: two rows weighted as the two classes
+        rule = estimator._tie_rule(np.array([first, not first]), np.array(totals[::-1] if first else totals,
+                                                                          dtype=np.float64))
+    else:  # the class priority: each class once in order of appearance, weighted by its total
+        rule = estimator._tie_rule(np.asarray(first), np.asarray(totals, dtype=np.float64)[first])
+    stage_features = estimator._search(both, None, None, stage_names, scorers=estimator._scorers(), rule=rule)
+    estimator.binarizer_ = None if conditions is not None else final
+    names = list(counts.attributes)
+    estimator._check_attributes(names)
+    while stage_features is not None:
+        features = stage_features if stage is final else _map_features(stage, final, stage_features, names)
+        estimator._fit_table(counts, None, names, features, rule)
+        stage_features = estimator._shorter(names)
+    if K == 2:
+        finish_from_counts(estimator, estimator.formula_, names, counts, estimator.selected_features_, conditions)
+    else:
+        _finish_native(estimator, names, counts)
+
+
+def _finish_native(estimator: Any, names: list[str], counts: Any) -> None:
+    """A native multiclass fit's ``_finish`` from counts: every class's formula simplified on the
+    binarizer's domain, ``rules_`` from the type histogram of the selected attributes."""
+    from logicrules import presentation
+    from logicrules.conditions import with_conditions
+    from logicrules.simplify import simplify_on_domain
+
+    estimator.__dict__.pop("estimators_", None)
+    estimator.attribute_names_ = list(names)
+    conditions = estimator._conditions()
+    estimator.raw_formula_ = {label: with_conditions(f, conditions) if conditions else f
+                              for label, f in estimator.formula_.items()}
+    estimator.formula_ = {label: simplify_on_domain(f, order=names) for label, f in estimator.raw_formula_.items()}
+    Xb, cls, rows, _ = histogram_rows(counts, estimator.selected_features_, names)
+    labels = estimator.classes_[cls]
+    estimator.rules_ = estimator._per_class(lambda label: presentation.rules_frame(
+        estimator.formula_[label], Xb, names, labels == label, row_counts=rows))

@@ -559,7 +559,11 @@ class IdealDNFClassifier(RuleClassifier):
             ContextCounts(context, y.astype(np.intp) + n_classes * valid, weights=w, n_classes=2 * n_classes)
         tables = _TrainingTables(counts, rule)
         with progress_bar(n_max, "features l", self.verbose) as bar:
-            if self.selection == "wrapper":  # scores every candidate per row: works on dense rows
+            if self.selection == "wrapper" and isinstance(context, Counts):  # dask: a counting pass per step
+                from logicrules.ideal.wrapper_counts import wrapper_path_from_counts
+
+                rows = wrapper_path_from_counts(counts, tables, n_max, rule, bar)
+            elif self.selection == "wrapper":  # scores every candidate per row: works on dense rows
                 self._budget.require(context.n_objects * context.n_attributes,
                                      "the wrapper selection's dense copy of the binarized data",
                                      "use selection='filter'")

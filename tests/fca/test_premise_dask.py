@@ -113,3 +113,30 @@ def test_fit_on_a_dask_dataframe_equals_the_in_memory_fit(scheduler, request):
     np.testing.assert_array_equal(got.raw_formula_.evaluate(Xb), expected.raw_formula_.evaluate(Xb))
     np.testing.assert_array_equal(got.predict(X), expected.predict(X))
     np.testing.assert_allclose(got.predict_proba(X), expected.predict_proba(X))
+
+
+@pytest.mark.parametrize("seed, n_classes, weighted", [(0, 2, True), (1, 3, False), (2, 3, True)])
+def test_premise_learner_from_dask_with_weights_and_classes(seed, n_classes, weighted):
+    from logicrules.equivalence import equivalent
+
+    rng = np.random.default_rng(seed)
+    n = 300
+    X = pd.DataFrame({"a": rng.normal(size=n), "b": rng.integers(0, 6, n), "c": rng.choice(["u", "v", "w"], n)})
+    labels = np.where((X.a > 0) & (X.b > 2), "p", "q") if n_classes == 2 else \
+        np.where(X.a > 0.3, "p", np.where(X.c == "u", "q", "r"))
+    y = pd.Series(np.where(rng.random(n) < 0.1, rng.permutation(labels), labels), name="t")
+    w = rng.integers(0, 4, n).astype(float)
+    fit_w = {"sample_weight": w} if weighted else {}
+    dask_w = {"sample_weight": dd.from_pandas(pd.Series(w), npartitions=3)} if weighted else {}
+    for max_size in (2, 3):
+        expected = OptimalPremiseClassifier(max_size=max_size).fit(X, y, **fit_w)
+        with dask.config.set(scheduler="synchronous"):
+            got = OptimalPremiseClassifier(max_size=max_size).fit(dd.from_pandas(X, npartitions=3),
+                                                                  dd.from_pandas(y, npartitions=3), **dask_w)
+        pairs = [(got.formula_, expected.formula_)] if n_classes == 2 else \
+            [(got.formula_[c], expected.formula_[c]) for c in expected.formula_]
+        assert all(equivalent(a, b) for a, b in pairs)
+        np.testing.assert_array_equal(got.predict(X), expected.predict(X))
+        np.testing.assert_allclose(got.predict_proba(X), expected.predict_proba(X))
+        if max_size == 2:  # size 3 from counts may list a rule's literals in another order
+            pd.testing.assert_frame_equal(got.rules_, expected.rules_)

@@ -177,21 +177,37 @@ class OptimalPremiseClassifier(RuleClassifier):
         partitions (:class:`~logicrules.fca.dask_counts.DaskCounts`, :meth:`_fit_counts`: sizes
         1-2 from summed Gram matrices, sizes 3-4 by counting passes), and ``rules_`` /
         ``cell_counts_`` come from the formula's type histogram (one more pass); the formula
-        and predictions equal those of the same data fitted in memory.
+        and predictions equal those of the same data fitted in memory. ``sample_weight`` (a
+        dask Series / Array partitioned like X) weighs every count and the binarizer's
+        thresholds; more than two classes give one premise per class (``estimators_``).
         """
         from sklearn.base import clone
 
         from logicrules.base import make_binarizer
-        from logicrules.dask_fit import check_dask_fit_input, finish_from_counts
+        from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask
         from logicrules.fca.dask_counts import DaskCounts
         from logicrules.fca.dask_scaling import fit_binarizer
 
-        X, target = check_dask_fit_input(self, X, y, sample_weight)
+        X, target, weights, _ = check_dask_fit_input(self, X, y, sample_weight)
         spec = self.binarizer
         passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
         self.binarizer_ = None if passthrough else fit_binarizer(
-            clone(make_binarizer(spec, categorical=self.categorical)), X, None, int(self.verbose))
-        counts = DaskCounts(X, target, self.binarizer_, verbose=int(self.verbose))
+            clone(make_binarizer(spec, categorical=self.categorical)), X, None, int(self.verbose), weights)
+
+        def counts_of(labels):
+            return DaskCounts(X, labels, self.binarizer_, weights, verbose=int(self.verbose))
+
+        if len(self.classes_) > 2:
+            names = list(counts_of(target == 0).attributes)
+            conditions = self._conditions()
+
+            def fit_class(sub, k):
+                counts = counts_of(target == k)
+                finish_from_counts(sub, sub._fit_counts(counts), names, counts, conditions=conditions)
+
+            fit_one_vs_rest_from_dask(self, target, names, fit_class)
+            return self
+        counts = counts_of(target)
         formula = self._fit_counts(counts)
         finish_from_counts(self, formula, list(counts.attributes), counts)
         return self
