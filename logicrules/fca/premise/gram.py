@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from logicrules.fca.premise import kernels
+from logicrules.fca.premise.popcounts import pair_counts
 from logicrules.fca.premise.space import PreparedAttributes
 
 __all__: list[str] = []
@@ -38,15 +38,21 @@ def _n_bits(p: PreparedAttributes, cls: str) -> int:
     return 64 * (p.bits_p if cls == "p" else p.bits_n).shape[1]
 
 
-def _position_weights(seg: np.ndarray, wseg: np.ndarray, valid: np.ndarray) -> np.ndarray:
-    """float64 (64 W,): the weight of the object at each bit position (0 where none is)."""
-    per_word = np.repeat(wseg, np.diff(seg))
-    bits = np.unpackbits(valid.view(np.uint8), bitorder="little").astype(bool)
-    return np.where(bits, np.repeat(per_word, 64), 0.0)
+def _row_positions(seg: np.ndarray, wseg: np.ndarray, valid: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The bit positions holding an object in a weighted layout (increasing), and the weight of each.
+
+    Each group of equal weight starts at word ``seg[g]`` and fills its first bits; 8 + 8 bytes
+    per object, nothing per empty position.
+    """
+    sizes = np.add.reduceat(np.bitwise_count(valid).astype(np.int64), seg[:-1]) if len(valid) else \
+        np.zeros(len(wseg), np.int64)
+    starts = np.cumsum(sizes) - sizes
+    positions = np.repeat(64 * seg[:-1] - starts, sizes) + np.arange(int(sizes.sum()))
+    return positions, np.repeat(wseg, sizes)
 
 
 def _gram(bits: np.ndarray, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -> np.ndarray:
-    """``out[a, b] = |a AND b|`` of packed rows, by popcounts (:func:`~logicrules.fca.premise.kernels.pair_counts`).
+    """``out[a, b] = |a AND b|`` of packed rows, by popcounts (:func:`~logicrules.fca.premise.popcounts.pair_counts`).
 
     int32 (k, k) row counts, or with ``weighted`` float64 sums of the weights of the objects'
     groups (``seg``, ``wseg``). Nothing is unpacked: the working memory is the (k, k) result.
@@ -54,7 +60,7 @@ def _gram(bits: np.ndarray, seg: np.ndarray, wseg: np.ndarray, weighted: bool) -
     k = bits.shape[0]
     out = np.zeros((k, k), np.float64 if weighted else np.int32)
     if k:
-        kernels.pair_counts(np.ascontiguousarray(bits), seg, wseg, weighted, out)
+        pair_counts(np.ascontiguousarray(bits), seg, wseg, weighted, out)
     return out
 
 
