@@ -112,11 +112,11 @@ class Size3(Seeds, Pruning):
             fp = (cells[1] @ M.T).ravel()
             flat = self._scores(tp, fp, 3)
             variables = v[t]
-            if new_keys is not None:
+            if new_keys is not None:            # one shape at a time: a block of extents, not one per shape
                 cp_, cn_ = self._cells_bits(variables)
-                rows, f = np.divmod(np.arange(flat.size), len(M))
-                ep, en = self._extents_from_cells(cp_[rows], cn_[rows], masks[f])
-                new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
+                for mask in masks:
+                    ep, en = self._extents_from_cells(cp_, cn_, np.full(len(variables), mask))
+                    new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
 
             def materialize(idx, variables=variables, nf=len(M)):
                 rows, f = np.divmod(idx, nf)
