@@ -505,7 +505,7 @@ class Literal(Formula):
 
     def _text(self, name: Callable[[Attribute], str]) -> str:
         if self.condition is not None:
-            from logicrules.conditions import literal_text
+            from logicrules._condition_text import literal_text
 
             return literal_text(self.condition, self.negated)
         return f"NOT {name(self.attribute)}" if self.negated else name(self.attribute)
@@ -514,7 +514,7 @@ class Literal(Formula):
     def _compound(self) -> bool:
         if self.condition is None:
             return False
-        from logicrules.conditions import is_compound
+        from logicrules._condition_text import is_compound
 
         return is_compound(self.condition, self.negated)
 
@@ -702,7 +702,7 @@ class _NAry(_Node):
             if i in absorbed:
                 continue
             if i in pairs:
-                from logicrules.conditions import interval_text
+                from logicrules._condition_text import interval_text
 
                 text, compound = interval_text(op, self.operands[pairs[i]])
             else:
@@ -733,7 +733,7 @@ class And(_NAry):
     def _interval_pairs(self) -> dict[int, int]:
         if not any(isinstance(op, Literal) and op.condition is not None for op in self.operands):
             return {}
-        from logicrules.conditions import interval_pairs
+        from logicrules._condition_text import interval_pairs
 
         return interval_pairs(self.operands)
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "parse_memory", "require"]
+__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "parse_memory", "require", "work_bytes"]
 
 #: Default ``memory_limit`` of every learner: 2 GiB.
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
@@ -151,3 +151,25 @@ def require(nbytes: float, what: str, how: str) -> None:
     budget = _ACTIVE.get()
     if budget is not None:
         budget.require(nbytes, what, how)
+
+
+def work_bytes(default: int) -> int:
+    """Bytes of one block of working arrays: ``default``, or less under an active budget.
+
+    Kernels deep in a fit that take no budget argument (the counting interface's cell counts
+    and Gram matrices, say) size their blocks with it: a sixteenth of what is left of the
+    active budget's limit (:meth:`MemoryBudget.active`) when that is smaller than ``default``,
+    at least 64 kB.
+
+    Examples
+    --------
+    >>> work_bytes(1 << 22)
+    4194304
+    >>> with MemoryBudget("8MB").active():
+    ...     work_bytes(1 << 22)
+    500000
+    """
+    budget = _ACTIVE.get()
+    if budget is None:
+        return int(default)
+    return int(max(min(default, (budget.limit - budget.held) // 16), 1 << 16))

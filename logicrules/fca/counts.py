@@ -51,6 +51,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from logicrules.fca import bitset
+from logicrules.memory import work_bytes
 
 __all__ = ["ChunkedCounts", "ContextCounts", "Counts", "RowBlock", "RowMultiset", "TypeHistogram",
            "type_codes_from_bits", "MAX_TYPE_FEATURES"]
@@ -64,9 +65,10 @@ _MAX_DENSE_TYPE_FEATURES = 22
 _MIN_DENSE_BINS = 1 << 12
 #: Rows per block of :class:`ContextCounts` (a multiple of 64, so blocks are whole words).
 _BLOCK_ROWS = 1 << 18
-#: Rows unpacked at once by the weighted and Gram kernels (their float temporaries stay small).
+#: Rows unpacked at once by the weighted and Gram kernels (their float temporaries stay small;
+#: fewer under an active memory budget, :func:`logicrules.memory.work_bytes`).
 _UNPACK_ROWS = 1 << 15
-#: Cells (combinations x rows) coded at once by :meth:`Counts.cell_counts`.
+#: Cells (combinations x rows) coded at once by :meth:`Counts.cell_counts` (fewer under a budget).
 _CELL_CODES = 1 << 22
 # Hacker's Delight 8x8 bit-matrix transpose on 64-bit words (bit 8 i + j <-> bit 8 j + i).
 _T7 = np.uint64(0x00AA00AA00AA00AA)
@@ -384,13 +386,21 @@ def _class_totals(block: RowBlock) -> np.ndarray:
     return np.bincount(block.labels, weights=block.weights, minlength=block.n_classes)
 
 
+def _unpack_rows(m: int) -> int:
+    """Rows of a block unpacked at once: :data:`_UNPACK_ROWS`, fewer when an active memory budget
+    leaves less room for their float64 temporaries (about 32 bytes per cell); a multiple of 64."""
+    rows = min(_UNPACK_ROWS, work_bytes(_UNPACK_ROWS * 32 * max(m, 1)) // (32 * max(m, 1)))
+    return max(64, rows // 64 * 64)
+
+
 def _literal_counts(block: RowBlock) -> np.ndarray:
     if block.weights is None:
         masks = block.class_bits()
         return bitset.popcount(block.bits[None, :, :] & masks[:, None, :])
     out = np.zeros((block.n_classes, block.n_attributes))
-    for start in range(0, block.n_rows, _UNPACK_ROWS):
-        stop = min(block.n_rows, start + _UNPACK_ROWS)
+    step = _unpack_rows(block.n_attributes)
+    for start in range(0, block.n_rows, step):
+        stop = min(block.n_rows, start + step)
         dense = block.dense(start, stop).astype(np.float64)
         out += _weighted_class_matrix(block, start, stop, np.float64).T @ dense
     return out
@@ -400,8 +410,9 @@ def _gram(block: RowBlock) -> np.ndarray:
     m, K = block.n_attributes, block.n_classes
     weighted = block.weights is not None
     out = np.zeros((K, m, m), dtype=np.float64 if weighted else np.int64)
-    for start in range(0, block.n_rows, _UNPACK_ROWS):
-        stop = min(block.n_rows, start + _UNPACK_ROWS)
+    step = _unpack_rows(m)
+    for start in range(0, block.n_rows, step):
+        stop = min(block.n_rows, start + step)
         # float32 products of 0/1 values are exact while a block's sums stay below 2**24
         dense = block.dense(start, stop).astype(np.float64 if weighted else np.float32)
         labels = block.labels[start:stop]
@@ -450,7 +461,7 @@ def _cell_counts(block: RowBlock, combos: np.ndarray) -> np.ndarray:
     out = np.zeros((K, t, cells), dtype=np.float64)
     used, local = np.unique(combos, return_inverse=True)
     local = local.reshape(t, r)
-    per = max(1, _CELL_CODES // max(block.n_rows, 1))
+    per = max(1, work_bytes(64 * _CELL_CODES) // (64 * max(block.n_rows, 1)))   # ~64 bytes per code
     dense = block.dense(columns=used).T  # (attributes used, rows)
     shifts = np.arange(r, dtype=np.int64)
     for lo in range(0, t, per):
@@ -482,7 +493,7 @@ def _cell_counts_bits(block: RowBlock, combos: np.ndarray) -> np.ndarray:
     words = block.bits.shape[1]
     classes = block.class_bits()
     out = np.zeros((K, t, cells), dtype=np.int64)
-    per = max(1, _CELL_CODES // (cells * max(words, 1) * 8))     # combinations ANDed at once
+    per = max(1, work_bytes(2 * _CELL_CODES) // (cells * max(words, 1) * 16))   # combinations ANDed at once
     lowest = [u & -u for u in range(cells)]
     for lo in range(0, t, per):
         part = combos[lo:lo + per]

@@ -544,7 +544,7 @@ def test_pruned_scans_keep_every_combination_that_passes(seed, negations, object
     must_rep = {tuple(t) for t in triples[best_values(triples, rep_cells) >= filt.threshold + margin]}
     offsets = kernels.triple_offsets(nv)
     n3 = len(triples)
-    dtype = np.float64 if weighted else np.int32
+    dtype = search._triple_count_dtype()            # the search's own (no kernel compiled for the test alone)
     t_p, t_n, rooms = np.zeros(n3, dtype), np.zeros(n3, dtype), np.zeros(n3, np.float32)
     row_min = np.zeros((nv, nv), np.float32)
     bits_p, bits_n = np.ascontiguousarray(p.bits_p[v]), np.ascontiguousarray(p.bits_n[v])

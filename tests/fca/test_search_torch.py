@@ -17,7 +17,7 @@ from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 from logicrules.fca.premise import kernels  # noqa: E402
-from logicrules.fca.premise import torch_backend  # noqa: E402
+from logicrules.fca.premise import torch_counter  # noqa: E402
 from logicrules.fca.premise.results import PremiseSearchMemoryError  # noqa: E402
 from logicrules.fca.premise.space import (  # noqa: E402
     _quadruple_index_tables,
@@ -28,13 +28,8 @@ from logicrules.fca.premise.space import (  # noqa: E402
     shape_matrix,
     triple_shapes,
 )
-from logicrules.fca.premise.torch_backend import (  # noqa: E402
-    MAX_EXACT_ROWS,
-    TorchCounter,
-    _check_exact_rows,
-    gpu_available,
-    torch_device,
-)
+from logicrules.fca.premise.torch_backend import TorchCounter, gpu_available, torch_device  # noqa: E402
+from logicrules.fca.premise.torch_device import MAX_EXACT_ROWS, _check_exact_rows  # noqa: E402
 from logicrules.metrics import get_objective  # noqa: E402
 
 OBJECTIVES = ["f1", "accuracy", "mcc", "jaccard", "wracc", "balanced_accuracy"]
@@ -318,7 +313,7 @@ def test_without_torch_clear_import_error(monkeypatch):
 @pytest.mark.parametrize("negations", [True, False])
 def test_closed_forms_equal_the_best_shape(negations):
     """The vectorized closed forms equal the best of the enumerated shapes on random cells."""
-    from logicrules.fca.premise.torch_backend import _best3, _best_read_once4
+    from logicrules.fca.premise.torch_closed_forms import _best3, _best_read_once4
 
     rng = np.random.default_rng(5)
     f3 = rng.normal(size=(8, 3000)) * rng.integers(1, 5, size=3000)
@@ -463,7 +458,7 @@ def _emulate_half_gemm(monkeypatch, mode):
         exact = real_mm(left.to(out_dtype), right.to(out_dtype))
         return exact if mode == "exact" else exact.to(torch.float16).to(out_dtype)
 
-    monkeypatch.setattr(torch_backend, "_HALF_GEMM_DEVICES", ("cuda", "cpu"))
+    monkeypatch.setattr(torch_counter, "_HALF_GEMM_DEVICES", ("cuda", "cpu"))
     monkeypatch.setattr(torch, "mm", mm)
     return calls
 

@@ -23,8 +23,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "PremiseSearchMemoryError": ".results",
         "pareto_indices": ".results",
         "SearchEstimate": ".cost",
-        "TorchCounter": ".torch_backend",
-        "gpu_available": ".torch_backend",
+        "TorchCounter": ".torch_counter",
+        "gpu_available": ".torch_device",
         "OptimalPremiseClassifier": ".estimator",
     },
 )

@@ -54,7 +54,10 @@ class OptimalPremiseClassifier(RuleClassifier):
     top_k : int, default 1
         Number of best distinct premises to keep in ``premises_`` (the first one predicts).
     memory_limit : int or str, default 2 GiB
-        Memory the search may use.
+        Bytes the fit may allocate besides ``X``: the binarizer's data path (checked as every
+        learner's, :mod:`logicrules.memory`) and the premise search, which covers its input
+        copy, the packed bitsets, its tables and blocks and the torch backend's host side (see
+        ``memory_limit`` of :func:`~logicrules.fca.premise.search.find_best_premises`).
     min_support : int, default 0
         Premises covering fewer training rows score -inf (useful with ``objective="precision"``).
     backend : {"auto", "numba", "torch"}, default "auto"

@@ -41,7 +41,7 @@ import numpy as np
 
 from logicrules.fca.counts import Counts
 from logicrules.fca.premise import from_counts_kernels as ck
-from logicrules.fca.premise.inputs import _parse_connectives
+from logicrules.fca.premise.inputs import _no_premise_error, _search_arguments
 from logicrules.fca.premise.pruning import Pruning
 from logicrules.fca.premise.results import PremiseResult, PremiseSearchMemoryError, _Builder
 from logicrules.fca.premise.space import (
@@ -53,12 +53,14 @@ from logicrules.fca.premise.space import (
     shape_size,
     triple_shapes,
 )
-from logicrules.memory import DEFAULT_MEMORY_LIMIT, parse_memory
-from logicrules.metrics import Objective, get_objective
+from logicrules.memory import DEFAULT_MEMORY_LIMIT, MemoryBudget
+from logicrules.metrics import Objective
 
 __all__ = ["find_best_premises_from_counts"]
 
 _FIRST_BATCH = 256          # combinations counted in the first pass of a size (then x8 per pass)
+_WORK_BYTES = 32 * 2**20     # largest block of scoring arrays (the in-memory search's share too)
+_MIN_WORK_BYTES = 2**18
 _COUNT_BYTES = 8 * 4        # bytes per cell count of a batch: the driver's sum, a partial, scores
 
 
@@ -138,6 +140,8 @@ class _CountsSearch:
         self.top_k = top_k
         self.negations = negations
         self.memory = memory
+        # bytes of one block of scoring arrays (candidates x shapes): a share of the limit
+        self.work_bytes = int(min(_WORK_BYTES, max(_MIN_WORK_BYTES, memory // 16)))
         self.connectives = connectives
         self.mode = 0 if len(connectives) == 2 else (1 if connectives == ("and",) else 2)
         self.size_cost = size_cost
@@ -256,7 +260,7 @@ class _CountsSearch:
         """Score every shape over each combination (cells known) and offer the candidates."""
         M = shape_matrix(shapes, variables.shape[1])
         nf = len(shapes)
-        step = max(1, (1 << 22) // nf)
+        step = max(1, self.work_bytes // (48 * nf))        # tp, fp, scores, sizes and temporaries
         for start in range(0, len(variables), step):
             var = variables[start:start + step]
             tp = (cells_p[start:start + step] @ M.T).ravel()
@@ -289,7 +293,7 @@ class _CountsSearch:
         shapes = pair_shapes(self.negations, self.connectives)
         M = shape_matrix(shapes, 2)
         tpv, fpv = self.tp[v], self.fp[v]
-        block = max(1, int(2e6 // max(nv * len(shapes), 1)))
+        block = max(1, self.work_bytes // (48 * max(nv * len(shapes), 1)))   # rows a of the pairs (a, b > a)
         for start in range(0, nv, block):
             a = np.arange(start, min(nv, start + block))
             ai, bi = np.nonzero(np.arange(nv)[None, :] > a[:, None])
@@ -552,12 +556,17 @@ def find_best_premises_from_counts(
     max_size, objective, top_k, negations, min_support, connectives, size_cost
         As in :func:`~logicrules.fca.premise.search.find_best_premises`.
     memory_limit : int or str, default 2 GiB
-        Bytes the search may hold on the driver: the Gram matrices (``3 * 8 * m**2``), the pair
-        bounds (about ``80 * m**2``), for size 4 the 3-way counts of every triple (``16 *
-        m**3 / 6``) and a bitmap of the counted quadruples (``m**4 / 192``); what is left sizes
-        the candidate batches of the passes (``64 * 2**r`` bytes per combination of ``r``
-        attributes, on the driver and in each partition's partial counts). Checked before
-        allocating: :class:`~logicrules.fca.premise.results.PremiseSearchMemoryError` names what does not fit.
+        Bytes the search may allocate on the driver; the data behind ``counts`` (a chunk read,
+        a partition) is not counted. Covered, estimated before allocating: the Gram matrices
+        (``3 * 8 * m**2``), the pair bounds (about ``80 * m**2``), for size 4 the 3-way counts of
+        every triple (``16 * m**3 / 6``) and a bitmap of the counted quadruples (``m**4 /
+        192``); what is left sizes the candidate batches of the passes (``64 * 2**r`` bytes per
+        combination of ``r`` attributes, on the driver and in each partition's partial counts).
+        The search makes the limit the active :class:`~logicrules.memory.MemoryBudget`, so the
+        counting kernels of :class:`~logicrules.fca.counts.Counts` size their blocks by it too
+        (:func:`~logicrules.memory.work_bytes`), and its scoring blocks take a sixteenth of it
+        (at most 32 MiB). What cannot fit raises
+        :class:`~logicrules.fca.premise.results.PremiseSearchMemoryError` naming it.
     return_passes : bool, default False
         Also return the number of counting passes made over the data.
 
@@ -580,28 +589,18 @@ def find_best_premises_from_counts(
         raise TypeError(f"counts must be a logicrules.fca.counts.Counts, got {type(counts).__name__}")
     if counts.n_classes != 2:
         raise ValueError(f"the premise search needs two classes (class 1 positive), got n_classes={counts.n_classes}")
-    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
-        raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
-    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
-        raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
-    if not isinstance(negations, (bool, np.bool_)):
-        raise ValueError(f"negations must be True or False, got {negations!r}")
-    if isinstance(size_cost, bool) or not isinstance(size_cost, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(size_cost):
-        raise ValueError(f"size_cost must be a finite number (score lost per literal), got {size_cost!r}")
+    args = _search_arguments(max_size, objective, top_k, negations, memory_limit, min_support, connectives, size_cost)
     if counts.n_attributes == 0:
         raise ValueError("counts have no attributes; a premise needs at least one")
-    obj = get_objective(objective, min_support=min_support or None)
-    search = _CountsSearch(counts, int(max_size), obj, int(top_k), bool(negations), parse_memory(memory_limit),
-                           _parse_connectives(connectives), float(size_cost))
-    if search.n_pos + search.n_neg <= 0:
-        raise ValueError("counts have no rows (or only rows of weight 0); premises are scored on at least one")
-    search.size1()
-    for step in (search.size2, search.size3, search.size4)[:int(max_size) - 1]:
-        step()
-    results = search.results()
+    with MemoryBudget(args.memory).active():         # the counting kernels size their blocks by it
+        search = _CountsSearch(counts, args.max_size, args.objective, args.top_k, args.negations, args.memory,
+                               args.connectives, args.size_cost)
+        if search.n_pos + search.n_neg <= 0:
+            raise ValueError("counts have no rows (or only rows of weight 0); premises are scored on at least one")
+        search.size1()
+        for step in (search.size2, search.size3, search.size4)[:args.max_size - 1]:
+            step()
+        results = search.results()
     if not results:
-        raise ValueError(
-            f"no premise of size <= {max_size} has a finite {obj.name} score"
-            + (f" (min_support={obj.min_support} may exceed what any premise covers)" if obj.min_support else ""))
+        raise _no_premise_error(args)
     return (results, search.passes) if return_passes else results

@@ -10,7 +10,7 @@ each cell is non-negative, so the unknown count lies in an interval per class; t
 ``D = alpha t_pos + beta t_neg``, hence the best premise's value is convex in ``D`` and its
 maximum over the interval is at an end. A combination is sent to be counted only when that
 maximum reaches the objective's linear filter, and when the exact proximity pruning of the
-in-memory search (:mod:`logicrules.fca.premise.kernels`, ``Pruning._proximity_pruning``) does not
+in-memory search (:mod:`logicrules.fca.premise.triple_scan`, ``Pruning._proximity_pruning``) does not
 rule it out. The closed forms of the best premise over 8 or 16 weighted cells are the in-memory
 search's own.
 
@@ -24,15 +24,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from logicrules.fca.premise.kernels import (
-    _best_cell,
+from logicrules.fca.premise.closed_forms import (
     _best_cell16,
-    _best_negations,
-    _best_positive,
-    _best_repeat_shape,
+    _best_repeat_triple,
+    _best_triple,
     _mobius,
     best_read_once4,
 )
+from logicrules.fca.premise.quadruple_scan import _fourth_skipped
+from logicrules.fca.premise.triple_scan import _pair_skipped, _third_skipped
 
 __all__ = ["bound_quadruples", "bound_triples", "combination_index"]
 
@@ -75,20 +75,6 @@ def _done(bitmap, index):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _best3(w0, w1, w2, w3, w4, w5, w6, w7, negations, mode):
-    """Best weighted sum over the premises of 3 literals allowed by ``mode`` (as ``scan_triples``)."""
-    if mode == 1:
-        return _best_cell(w0, w1, w2, w3, w4, w5, w6, w7) if negations else w7
-    if mode == 2:
-        tot = w0 + w1 + w2 + w3 + w4 + w5 + w6 + w7
-        worst = min(min(min(w0, w1), min(w2, w3)), min(min(w4, w5), min(w6, w7))) if negations else w0
-        return tot - worst
-    if negations:
-        return _best_negations(w0, w1, w2, w3, w4, w5, w6, w7)
-    return _best_positive(w0, w1, w2, w3, w4, w5, w6, w7)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _interval3(ta, tb, tc, ab, ac, bc, total):
     """Range of ``|a AND b AND c|`` keeping the 8 cells of one class non-negative."""
     lo = max(max(0.0, ab + ac - ta), max(ab + bc - tb, ac + bc - tc))
@@ -123,33 +109,23 @@ def bound_triples(tp, fp, pair_p, pair_n, n_pos, n_neg, alpha, beta, w_single, w
         count = 0
         wa = w_single[a]
         for b in range(a + 1, m):
-            da = min(elim[a, b], elim_const[a])
-            db = min(elim[b, a], elim_const[b])
-            if db < least_room[a, b + 1] or da < least_room[b, b + 1]:
+            skip, da, db = _pair_skipped(a, b, elim, elim_const, least_room)
+            if skip:
                 continue
             room_ab = room[a, b]
             wb = w_single[b]
             wab = w_pair[a, b]
-            rest = w_total - wa - wb + wab
             for c in range(b + 1, m):
-                if min(min(elim_t[a, c], elim_t[b, c]), elim_const[c]) < room_ab:
-                    continue
-                if min(db, elim[b, c]) < room[a, c]:
-                    continue
-                if min(da, elim[a, c]) < room[b, c]:
+                if _third_skipped(a, b, c, da, db, room_ab, elim, elim_t, elim_const, room):
                     continue
                 if _done(done, _index3(a, b, c)):
                     continue
                 lo_p, hi_p = _interval3(tp[a], tp[b], tp[c], pair_p[a, b], pair_p[a, c], pair_p[b, c], n_pos)
                 lo_n, hi_n = _interval3(fp[a], fp[b], fp[c], pair_n[a, b], pair_n[a, c], pair_n[b, c], n_neg)
-                wac = w_pair[a, c]
-                wbc = w_pair[b, c]
-                wc = w_single[c]
                 best = -np.inf
                 for dd in _value_range(alpha, lo_p, hi_p, beta, lo_n, hi_n):
-                    value = _best3(rest - wc + wac + wbc - dd, wc - wac - wbc + dd, wb - wab - wbc + dd, wbc - dd,
-                                   wa - wab - wac + dd, wac - dd, wab - dd, dd, negations, mode)
-                    best = max(best, value)
+                    best = max(best, _best_triple(dd, wa, wb, w_single[c], wab, w_pair[a, c], w_pair[b, c], w_total,
+                                                  negations, mode))
                 if best >= threshold:
                     if count < cap:
                         out_bc[i, count, 0] = b
@@ -241,16 +217,9 @@ def bound_quadruples(tp, fp, pair_p, pair_n, t3_p, t3_n, n_pos, n_neg, alpha, be
             wb = w_single[b]
             wab = w_pair[a, b]
             for c in range(b + 1, m):
-                g[0] = w_total
-                g[4] = wa
-                g[2] = wb
-                g[1] = w_single[c]
-                g[6] = wab
-                g[5] = w_pair[a, c]
-                g[3] = w_pair[b, c]
-                g[7] = alpha * t3_p[_index3(a, b, c)] + beta * t3_n[_index3(a, b, c)]
-                _mobius(g, 3)
-                m3 = _best_repeat_shape(g, rep_cells, threshold)
+                m3 = _best_repeat_triple(g, wa, wb, w_single[c], wab, w_pair[a, c], w_pair[b, c],
+                                         alpha * t3_p[_index3(a, b, c)] + beta * t3_n[_index3(a, b, c)], w_total,
+                                         rep_cells, threshold)
                 room_ab[c] = threshold - max(m3, max(0.0, w_total)) - slack
             least_room_ab[m] = np.inf
             for c in range(m - 1, b, -1):
@@ -261,10 +230,7 @@ def bound_quadruples(tp, fp, pair_p, pair_n, t3_p, t3_n, n_pos, n_neg, alpha, be
                 if near_c < least_room_ab[c + 1]:
                     continue
                 for d in range(c + 1, m):
-                    near = min(min(elim_t[a, d], elim_t[b, d]), min(elim_t[c, d], elim_const[d]))
-                    if near < room:
-                        continue
-                    if min(near_c, elim[c, d]) < room_ab[d]:
+                    if _fourth_skipped(a, b, c, d, near_c, room, room_ab, elim, elim_t, elim_const):
                         continue
                     if _done(done, _index4(a, b, c, d)):
                         continue

@@ -1,10 +1,18 @@
-"""The exact pruning bounds of the size-3 and size-4 scans: linear filter weights and proximity bounds."""
+"""The exact pruning bounds of the size-3 and size-4 scans, and the rounds that keep them current.
+
+The bounds are the objective's linear filter weights and the proximity bounds; the scans run
+over first attributes in chunks (:meth:`Pruning._scan_rounds`), with the bounds recomputed
+whenever the running threshold has risen.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
 
-from logicrules.fca.premise.state import SearchState
+from logicrules.fca.premise.state import SearchState, _progress_bar
 
 __all__: list[str] = []
 
@@ -100,3 +108,44 @@ class Pruning(SearchState):
         elim_const = np.minimum(np.maximum(zero_p, zero_n), np.maximum(one_p, one_n)) if p.negations \
             else np.minimum(zero_p, one_p)
         return elim, np.ascontiguousarray(elim.T), np.asarray(elim_const, dtype=np.float64), room
+
+    def _scan_rounds(self, size: int, n_first: int, chunk: int, tpv, fpv,
+                     refresh: Callable[..., Any], scan: Callable[[Any, np.ndarray, int], np.ndarray]) -> None:
+        """Scan the first attributes ``0 .. n_first - 1`` a chunk at a time, bounds kept current.
+
+        Before a chunk, when the running threshold has changed, the linear filter of premises
+        of ``size`` and the proximity bounds are recomputed and handed to ``refresh(filter,
+        w_single, w_pair, w_total, (elim, elim_t, elim_const, room))``, whose result goes to
+        every ``scan(tables, a_list, cap)`` until the next change; the scan scores what it finds
+        and returns, per first attribute, whether its output fitted ``cap`` candidates. Those
+        that overflowed are scanned again (with 4 times the room when the threshold did not
+        rise meanwhile, in half the chunk). The rounds stop when no premise can beat the
+        threshold (no filter) or the time limit has passed.
+        """
+        pending = list(range(max(n_first, 0)))
+        cap = 1024
+        bar = _progress_bar(self.progress, len(pending), f"size {size}")
+        filt_for = None
+        tables = None
+        while pending and not self._out_of_time():
+            threshold = self.top.threshold()
+            if filt_for != threshold:
+                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv, size)
+                filt_for = threshold
+                if filt is None:
+                    break
+                tables = refresh(filt, w_single, w_pair, w_total,
+                                 self._proximity_pruning(filt, w_single, w_pair, w_total))
+            a_list = np.array(pending[:chunk], dtype=np.int64)
+            ok = scan(tables, a_list, cap)
+            redo = [int(a) for a, o in zip(a_list, ok) if not o]
+            pending = redo + pending[len(a_list):]
+            if redo:
+                # the threshold rose with the survivors just scored; if it did not, make room
+                if self.top.threshold() == threshold:
+                    cap *= 4
+                chunk = max(1, chunk // 2)
+            if bar is not None:
+                bar.update(len(a_list) - len(redo))
+        if bar is not None:
+            bar.close()

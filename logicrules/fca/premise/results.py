@@ -16,12 +16,17 @@ import numpy as np
 from logicrules.fca.premise.cost import SearchEstimate
 from logicrules.fca.premise.space import CONNECTIVES, PreparedAttributes, pair_shapes, triple_shapes
 from logicrules.formula import And, Formula, Literal, Or
+from logicrules.memory import MemoryLimitError
 
 __all__ = ["PremiseResult", "PremiseSearchMemoryError", "SearchStatistics", "SizeStatistics", "pareto_indices"]
 
 
-class PremiseSearchMemoryError(MemoryError):
-    """A premise search would need more memory than ``memory_limit`` allows."""
+class PremiseSearchMemoryError(MemoryLimitError):
+    """A premise search would need more memory than ``memory_limit`` allows.
+
+    A :class:`~logicrules.memory.MemoryLimitError`: the message says what needs the memory and how to
+    need less.
+    """
 
 
 @dataclass(frozen=True)

@@ -42,10 +42,15 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from logicrules.fca.premise.cost import SearchEstimate, estimate_search_cost
-from logicrules.fca.premise.inputs import _as_inputs, _as_weights, _parse_connectives, _parse_time_limit
+from logicrules.fca.premise.inputs import (
+    _as_inputs,
+    _as_weights,
+    _check_max_size,
+    _no_premise_error,
+    _parse_time_limit,
+    _search_arguments,
+)
 from logicrules.fca.premise.results import (
     PremiseResult,
     PremiseSearchMemoryError,
@@ -57,8 +62,8 @@ from logicrules.fca.premise.size4 import Size4Cells
 from logicrules.fca.premise.size4_extents import Size4Extents
 from logicrules.fca.premise.small_sizes import SmallSizes
 from logicrules.fca.premise.space import CONNECTIVES, prepare_attributes
-from logicrules.memory import DEFAULT_MEMORY_LIMIT, parse_memory
-from logicrules.metrics import Objective, get_objective
+from logicrules.memory import DEFAULT_MEMORY_LIMIT
+from logicrules.metrics import Objective
 
 __all__ = [
     "PremiseResult",
@@ -89,7 +94,7 @@ def _resolve_backend(backend: str, device: Any, max_size: int) -> str:
     if backend not in ("auto", "numba", "torch"):
         raise ValueError(f"backend must be 'auto', 'numba' or 'torch', got {backend!r}")
     if backend == "auto":
-        from logicrules.fca.premise.torch_backend import gpu_available
+        from logicrules.fca.premise.torch_device import gpu_available
 
         backend = "torch" if device is not None or (max_size >= 3 and gpu_available()) else "numba"
     if device is not None and backend != "torch":
@@ -123,12 +128,11 @@ def estimate_premise_search(X: Any, y: Any, max_size: int = 3, negations: bool =
     >>> est.n_distinct_attributes, est.combinations[3]
     (50, 19600)
     """
-    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
-        raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
-    matrix, target, _ = _as_inputs(X, y)
+    max_size = _check_max_size(max_size)
+    matrix, target, _ = _as_inputs(X, y, weighted=sample_weight is not None)
     weight = _as_weights(sample_weight, matrix.shape[0])
     prep = prepare_attributes(matrix, target, bool(negations), weight)
-    return estimate_search_cost(prep, int(max_size), size4_method)
+    return estimate_search_cost(prep, max_size, size4_method)
 
 
 def find_best_premises(
@@ -182,14 +186,27 @@ def find_best_premises(
         Include negated attributes in ``P_1``. Use False for scalings that already contain
         complementary attributes (the all-values scaling of the paper's experiment).
     memory_limit : int or str, default 2 GiB
-        Bytes (or "512MB", "4GB", "1GiB") the search may allocate for its tables and buffers: its
-        estimate (:func:`estimate_premise_search`: packed bitsets, pair tables and bounds, size-2
-        blocks, size-4 triple counts; the caller's input not included) is checked before it
-        starts, and a search that cannot fit raises :class:`PremiseSearchMemoryError` naming
-        what needs the memory. The attributes are packed from the input a few thousand rows at
-        a time (about one bit per cell), pair counts are popcounts (no unpacked blocks), and the
-        working blocks of the greedy seeds and of the exact scoring take a sixteenth of the
-        limit each (at most 32 MiB), so the search's own peak stays near the estimate.
+        Bytes (or "512MB", "4GB", "1GiB") the search may allocate; the caller's ``X``, ``y``
+        and ``sample_weight`` are not counted. Covered, each estimated before it is allocated
+        (a search that cannot fit raises :class:`PremiseSearchMemoryError` naming what needs the
+        memory and how to need less):
+
+        * the input: a bool ndarray is read in place; anything else (0/1 numbers, a DataFrame,
+          a sparse matrix, a FormalContext) becomes one bool copy (``n m`` bytes), converted a
+          block of rows or columns at a time;
+        * the preparation: the packed bitsets (about one bit per cell; with ``sample_weight``
+          each group of equal weight starts a new 64-bit word), their row indices (8-16 bytes
+          per row) and the blocks of the packing, hashing and counting;
+        * the search's tables (:func:`estimate_premise_search`: pair tables and bounds, size-2
+          blocks, size-4 triple counts) and its working blocks (greedy seeds, exact scoring,
+          candidate buffers: a sixteenth of the limit each, at most 32 MiB);
+        * the torch backend on a CPU device: its dense 0/1 matrices (``m n`` entries of 4
+          bytes, 8 with weights) and blocks get what the search leaves. On a CUDA device its
+          matrices and blocks use up to ``memory_limit`` of *device* memory on top; on the host
+          it moves the bitsets a block (at most 32 MiB) at a time.
+
+        Not covered: what numba and torch allocate internally (their code and caches) and
+        Python objects of the results.
     return_stats : bool, default False
         Also return the per-size :class:`SearchStatistics` (counting distinct extents of sizes
         1-2 too, which costs a little more).
@@ -212,8 +229,7 @@ def find_best_premises(
         needs PyTorch), or "auto": "torch" when PyTorch is installed and a CUDA device is
         present (or ``device`` is given), else "numba". Results are identical; only the
         statistics' ``counted`` may differ (the torch size-4 scan leaves out one of numba's
-        pruning tests). The torch scans use up to ``memory_limit`` of device memory on top of
-        the search's host memory.
+        pruning tests). Memory: see ``memory_limit``.
     device : str or torch.device, optional
         Device of the torch backend ("cuda", "cuda:1", "cpu"); default CUDA.
     sample_weight : array-like of shape (n,), optional
@@ -288,20 +304,10 @@ def find_best_premises(
     >>> str(best.formula), best.score
     ('NOT x1', 2.5)
     """
-    if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= 4:
-        raise ValueError(f"max_size must be an integer from 1 to 4, got {max_size!r}")
-    if isinstance(top_k, bool) or not isinstance(top_k, (int, np.integer)) or top_k < 1:
-        raise ValueError(f"top_k must be a positive integer, got {top_k!r}")
-    if not isinstance(negations, (bool, np.bool_)):
-        raise ValueError(f"negations must be True or False, got {negations!r}")
-    memory = parse_memory(memory_limit)
-    obj = get_objective(objective, min_support=min_support or None)
-    connectives = _parse_connectives(connectives)
-    if isinstance(size_cost, bool) or not isinstance(size_cost, (int, float, np.integer, np.floating)) \
-            or not np.isfinite(size_cost):
-        raise ValueError(f"size_cost must be a finite number (score lost per literal), got {size_cost!r}")
+    args = _search_arguments(max_size, objective, top_k, negations, memory_limit, min_support, connectives, size_cost)
+    max_size, memory = args.max_size, args.memory
     time_limit = _parse_time_limit(time_limit)
-    matrix, target, keys = _as_inputs(X, y)
+    matrix, target, keys = _as_inputs(X, y, memory, weighted=sample_weight is not None)
     if matrix.shape[1] == 0:
         raise ValueError("X has no attributes; a premise needs at least one")
     if matrix.shape[0] == 0:
@@ -309,10 +315,10 @@ def find_best_premises(
     weight = _as_weights(sample_weight, matrix.shape[0])
     if size4_method not in ("cells", "extents"):
         raise ValueError(f"size4_method must be 'cells' or 'extents', got {size4_method!r}")
-    search = _Search(matrix, target, keys, int(max_size), obj, int(top_k), bool(negations), memory, progress,
-                     pareto=bool(pareto), size4_method=size4_method, backend=_resolve_backend(backend, device, int(max_size)),
-                     device=device, sample_weight=weight, connectives=connectives, size_cost=float(size_cost),
-                     time_limit=time_limit)
+    search = _Search(matrix, target, keys, max_size, args.objective, args.top_k, args.negations, memory, progress,
+                     pareto=bool(pareto), size4_method=size4_method, backend=_resolve_backend(backend, device, max_size),
+                     device=device, sample_weight=weight, connectives=args.connectives, size_cost=args.size_cost,
+                     time_limit=time_limit, copied_input=matrix is not X)
     del matrix
     search.size1(return_stats)
     steps = (search.size2, search.size3, search.size4)[:max_size - 1]
@@ -323,9 +329,7 @@ def find_best_premises(
     search.stats.complete = search.complete
     results = search.results()
     if not results:
-        raise ValueError(
-            f"no premise of size <= {max_size} has a finite {obj.name} score"
-            + (f" (min_support={obj.min_support} may exceed what any premise covers)" if obj.min_support else ""))
+        raise _no_premise_error(args)
     if pareto:
         search.stats.pareto = search.pareto()
     return (results, search.stats) if return_stats else results

@@ -6,11 +6,11 @@ import time
 
 import numpy as np
 
-from logicrules.fca.premise import kernels
+from logicrules.fca.premise.triple_scan import scan_triples
 from logicrules.fca.premise.pruning import Pruning
 from logicrules.fca.premise.seeds import Seeds
 from logicrules.fca.premise.space import shape_matrix, triple_shapes
-from logicrules.fca.premise.state import _dynamic_schedule, _progress_bar
+from logicrules.fca.premise.state import _dynamic_schedule
 
 __all__: list[str] = []
 
@@ -35,26 +35,21 @@ class Size3(Seeds, Pruning):
         tested = 0
         counted = 0
         new_keys: set[bytes] = set()
-        pending = list(range(max(nv - 2, 0)))
-        cap = 1024
         chunk = 32 if self.counter is None else 256
         if self.deadline is not None:
             chunk = 2 if self.counter is None else 16      # check the clock often
-        bar = _progress_bar(self.progress, len(pending), "size 3")
-        filt = None
-        filt_for = None
-        while pending and not self._out_of_time():
-            threshold = self.top.threshold()
-            if filt_for != threshold:
-                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv, 3)
-                filt_for = threshold
-                if filt is None:
-                    break
-                elim, elim_t, elim_const, room = self._proximity_pruning(filt, w_single, w_pair, w_total)
-                if self.counter is None:        # the torch scan derives its own on the device
-                    least_room = np.full((nv, nv + 1), np.inf)
-                    least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
-            a_list = np.array(pending[:chunk], dtype=np.int64)
+
+        def refresh(filt, w_single, w_pair, w_total, prox):
+            elim, elim_t, elim_const, room = prox
+            least_room = None
+            if self.counter is None:        # the torch scan derives its own on the device
+                least_room = np.full((nv, nv + 1), np.inf)
+                least_room[:, :nv] = np.minimum.accumulate(room[:, ::-1], axis=1)[:, ::-1]
+            return filt, w_single, w_pair, w_total, elim, elim_t, elim_const, room, least_room
+
+        def scan(tables, a_list, cap):
+            nonlocal tested, counted, count_extents
+            filt, w_single, w_pair, w_total, elim, elim_t, elim_const, room, least_room = tables
             if self.counter is not None:
                 triples, n_counted = self.counter.scan_triples(filt.alpha, filt.beta, w_single, w_pair, w_total,
                                                                filt.threshold, p.negations, a_list, elim, elim_const,
@@ -67,9 +62,9 @@ class Size3(Seeds, Pruning):
                 out_count = np.zeros(len(a_list), dtype=np.int64)
                 out_counted = np.zeros(len(a_list), dtype=np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_triples(bits_p, bits_n, *self._kernel_weights(), filt.alpha, filt.beta, w_single,
-                                         w_pair, w_total, filt.threshold, p.negations, self.mode, elim, elim_t,
-                                         elim_const, room, least_room, a_list, cap, out_bc, out_count, out_counted)
+                    scan_triples(bits_p, bits_n, *self._kernel_weights(), filt.alpha, filt.beta, w_single,
+                                 w_pair, w_total, filt.threshold, p.negations, self.mode, elim, elim_t,
+                                 elim_const, room, least_room, a_list, cap, out_bc, out_count, out_counted)
                 overflow = out_count > cap
                 counted += int(out_counted[~overflow].sum()) * len(shapes)
                 kept = np.where(overflow, 0, out_count)
@@ -81,17 +76,9 @@ class Size3(Seeds, Pruning):
             if count_extents and tested > _MAX_COUNTED_TRIPLES * len(shapes):
                 count_extents = False       # too many to materialize: report None
             self._score_triples(triples, M, masks, v, new_keys if count_extents else None)
-            redo = [int(a) for a, o in zip(a_list, overflow) if o]
-            pending = redo + pending[len(a_list):]
-            if redo:
-                # the threshold rose with the survivors just scored; if it did not, make room
-                if self.top.threshold() == threshold:
-                    cap *= 4
-                chunk = max(1, chunk // 2)
-            if bar is not None:
-                bar.update(len(a_list) - len(redo))
-        if bar is not None:
-            bar.close()
+            return ~overflow
+
+        self._scan_rounds(3, nv - 2, chunk, tpv, fpv, refresh, scan)
         self._tick(3, started, combos, tested, len(new_keys) if count_extents else None, counted)
 
     def _score_triples(self, triples: np.ndarray, M, masks, v, new_keys) -> None:
@@ -125,11 +112,11 @@ class Size3(Seeds, Pruning):
             fp = (cells[1] @ M.T).ravel()
             flat = self._scores(tp, fp, 3)
             variables = v[t]
-            if new_keys is not None:
+            if new_keys is not None:            # one shape at a time: a block of extents, not one per shape
                 cp_, cn_ = self._cells_bits(variables)
-                rows, f = np.divmod(np.arange(flat.size), len(M))
-                ep, en = self._extents_from_cells(cp_[rows], cn_[rows], masks[f])
-                new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
+                for mask in masks:
+                    ep, en = self._extents_from_cells(cp_, cn_, np.full(len(variables), mask))
+                    new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
 
             def materialize(idx, variables=variables, nf=len(M)):
                 rows, f = np.divmod(idx, nf)

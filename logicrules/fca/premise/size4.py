@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from logicrules.fca.premise import kernels
+from logicrules.fca.premise.quadruple_scan import scan_quadruples, triple_counts, triple_offsets, triple_rooms
 from logicrules.fca.premise.pruning import Pruning
 from logicrules.fca.premise.seeds import Seeds
 from logicrules.fca.premise.space import (
@@ -16,7 +16,7 @@ from logicrules.fca.premise.space import (
     shape_matrix,
     shape_size,
 )
-from logicrules.fca.premise.state import _dynamic_schedule, _progress_bar
+from logicrules.fca.premise.state import _dynamic_schedule
 
 __all__: list[str] = []
 
@@ -76,7 +76,7 @@ class Size4Cells(Seeds, Pruning):
 
         Every premise of size 4 is read-once over four distinct attributes, or a premise over at
         most three attributes (possibly repeating one). The compiled scan
-        (:func:`~logicrules.fca.premise.kernels.scan_quadruples`) computes the 16 weighted cells of
+        (:func:`~logicrules.fca.premise.quadruple_scan.scan_quadruples`) computes the 16 weighted cells of
         every quadruple from one 4-way popcount per class and stored 3-way counts, bounds every
         formula by the sum of its positive cells, and applies the closed form of the best
         read-once formula to the rest; triples are tested against every function a size-4
@@ -112,11 +112,11 @@ class Size4Cells(Seeds, Pruning):
         bits_p, bits_n = self._var_bits()
         torch_scan = self.counter is not None
         if not torch_scan:
-            offsets = kernels.triple_offsets(nv)
+            offsets = triple_offsets(nv)
             n_triples = nv * (nv - 1) * (nv - 2) // 6
             t_p = np.zeros(n_triples, self._triple_count_dtype())
             t_n = np.zeros(n_triples, self._triple_count_dtype())
-            kernels.triple_counts(bits_p, bits_n, *self._kernel_weights(), p.weighted, offsets, t_p, t_n)
+            triple_counts(bits_p, bits_n, *self._kernel_weights(), p.weighted, offsets, t_p, t_n)
             # rooms of all triples (4 bytes each) let the scan prune every role of a quadruple;
             # without room for them only two roles are pruned (same results, more quadruples counted)
             use_rooms = self._size4_cells_bytes(nv, rooms=True) <= self.memory
@@ -125,36 +125,30 @@ class Size4Cells(Seeds, Pruning):
         half_idx, pair_idx = _quadruple_index_tables()
         rep_cells = shape_matrix(rep3, 3).astype(np.float64)
         tpv, fpv = p.tp[v], p.fp[v]
-        pending = list(range(nv - 2))
-        cap = 1024
         chunk = 16 if self.deadline is None else 2
-        bar = _progress_bar(self.progress, len(pending), "size 4")
-        filt_for = None
-        filt = None
-        while pending and not self._out_of_time():
-            threshold = self.top.threshold()
-            if filt_for != threshold:
-                filt, w_single, w_pair, w_total = self._filter_weights(threshold, tpv, fpv, 4)
-                filt_for = threshold
-                if filt is None:
-                    break
-                elim, elim_t, elim_const, _ = self._proximity_pruning(filt, w_single, w_pair, w_total)
-                if torch_scan:
-                    scan = self.counter.quadruple_scan(filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                                       filt.threshold, neg, rep_cells, elim, elim_const,
-                                                       mode=self.mode)
-                else:
-                    slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
-                    if use_rooms:
-                        kernels.triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
-                                             filt.threshold, rep_cells, slack, rooms, row_min)
-            a_list = np.array(pending[:chunk], dtype=np.int64)
+
+        def refresh(filt, w_single, w_pair, w_total, prox):
+            elim, elim_t, elim_const, _ = prox
             if torch_scan:
-                before = scan.counted
-                quads, trips = scan.run(a_list)
+                return filt, self.counter.quadruple_scan(filt.alpha, filt.beta, w_single, w_pair, w_total,
+                                                         filt.threshold, neg, rep_cells, elim, elim_const,
+                                                         mode=self.mode)
+            slack = 1e-9 * (abs(filt.alpha) * p.n_pos + abs(filt.beta) * p.n_neg + 1.0)
+            if use_rooms:
+                triple_rooms(offsets, t_p, t_n, filt.alpha, filt.beta, w_single, w_pair, w_total,
+                             filt.threshold, rep_cells, slack, rooms, row_min)
+            return filt, (w_single, w_pair, w_total, elim, elim_t, elim_const, slack)
+
+        def scan(tables, a_list, cap):
+            nonlocal tested, counted, new_keys
+            filt, tab = tables
+            if torch_scan:
+                before = tab.counted
+                quads, trips = tab.run(a_list)
                 ok = np.ones(len(a_list), dtype=bool)
-                counted += scan.counted - before
+                counted += tab.counted - before
             else:
+                w_single, w_pair, w_total, elim, elim_t, elim_const, slack = tab
                 self._check_buffer(4, len(a_list) * cap * 5 * 4, "quadruples")
                 out_q = np.zeros((len(a_list), cap, 3), np.int32)
                 out_t = np.zeros((len(a_list), cap, 2), np.int32)
@@ -162,12 +156,10 @@ class Size4Cells(Seeds, Pruning):
                 out_tcount = np.zeros(len(a_list), np.int64)
                 out_counted = np.zeros(len(a_list), np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_quadruples(bits_p, bits_n, *self._kernel_weights(), offsets, t_p, t_n, filt.alpha,
-                                            filt.beta, w_single, w_pair, w_total, filt.threshold, neg, self.mode,
-                                            half_idx, pair_idx, rep_cells,
-                                            elim, elim_t, elim_const, slack, rooms, row_min, use_rooms, a_list,
-                                            cap,
-                                            out_q, out_qcount, out_t, out_tcount, out_counted)
+                    scan_quadruples(bits_p, bits_n, *self._kernel_weights(), offsets, t_p, t_n, filt.alpha,
+                                    filt.beta, w_single, w_pair, w_total, filt.threshold, neg, self.mode,
+                                    half_idx, pair_idx, rep_cells, elim, elim_t, elim_const, slack, rooms, row_min,
+                                    use_rooms, a_list, cap, out_q, out_qcount, out_t, out_tcount, out_counted)
                 ok = (out_qcount <= cap) & (out_tcount <= cap)
                 counted += int(out_counted[ok].sum())
                 quads = [np.column_stack([np.full(out_qcount[i], a_list[i]), out_q[i, :out_qcount[i]]])
@@ -176,18 +168,12 @@ class Size4Cells(Seeds, Pruning):
                          for i in np.flatnonzero(ok)]
                 quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
                 trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
-            if new_keys is not None and tested + len(trips) * len(rep3) + len(quads) * len(quad) > _MAX_COUNTED_PREMISES:
+            if new_keys is not None and \
+                    tested + len(trips) * len(rep3) + len(quads) * len(quad) > _MAX_COUNTED_PREMISES:
                 new_keys = None         # too many to materialize: report None
             tested += self._score_shapes(v[trips], rep3, rep3_sizes, new_keys)
             tested += self._score_shapes(v[quads], quad, quad_sizes, new_keys)
-            redo = [int(a) for a, o in zip(a_list, ok) if not o]
-            pending = redo + pending[len(a_list):]
-            if redo:
-                if self.top.threshold() == threshold:
-                    cap *= 4
-                chunk = max(1, chunk // 2)
-            if bar is not None:
-                bar.update(len(a_list) - len(redo))
-        if bar is not None:
-            bar.close()
+            return ok
+
+        self._scan_rounds(4, nv - 2, chunk, tpv, fpv, refresh, scan)
         self._tick(4, started, combos, tested, None if new_keys is None else len(new_keys), counted)

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from logicrules.fca.premise import kernels
+from logicrules.fca.premise.extent_pairs import scan_extent_pairs
 from logicrules.fca.premise.space import pair_shapes, triple_shapes
 from logicrules.fca.premise.state import SearchState, _dynamic_schedule
 
@@ -112,7 +112,7 @@ class Size4Extents(SearchState):
                 out_count = np.zeros(len(i_list), np.int64)
                 out_counted = np.zeros(len(i_list), np.int64)
                 with _dynamic_schedule():
-                    kernels.scan_extent_pairs(Lp, Ln, Rp, Rn, *self._kernel_weights(), Ltp, Lfp, Rtp, Rfp, tri,
+                    scan_extent_pairs(Lp, Ln, Rp, Rn, *self._kernel_weights(), Ltp, Lfp, Rtp, Rfp, tri,
                                               filt.alpha, filt.beta,
                                               filt.threshold, float(self.prep.n_pos), float(self.prep.n_neg),
                                               i_list, cap, out_j, out_op, out_count, out_counted)

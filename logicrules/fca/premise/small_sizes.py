@@ -61,7 +61,7 @@ class SmallSizes(SearchState):
         count_extents = count_extents and nv * (nv - 1) // 2 * len(shapes) <= _MAX_COUNTED_PAIRS
         if count_extents:
             single_h, total_h, pair_h = _extent_hashes(bits_p, p.valid_p, _n_bits(p, "p"), bits_n,
-                                                       p.valid_n, _n_bits(p, "n"))
+                                                       p.valid_n, _n_bits(p, "n"), self.work_bytes)
         # about 96 bytes per (pair, shape) entry of a block: 2e6 entries, fewer under a small memory_limit
         entries = min(2e6, self.memory // 4 / 96)
         block = max(1, int(entries // max(nv * len(shapes), 1)))

@@ -26,6 +26,7 @@ import numpy as np
 from logicrules.formula import And, Formula, Or
 
 __all__ = [
+    "PackedColumns",
     "PreparedAttributes",
     "Shape",
     "count_premises",
@@ -224,55 +225,136 @@ def count_premises(n_literals: int, max_size: int) -> list[int]:
     return counts[1:]
 
 
-_PACK_ROWS = 4096    # rows per chunk of the packing (a multiple of 64: each chunk fills whole words)
+_PACK_BYTES = 4 * 2**20    # default working memory of the packing (a block of bools and its gathered rows)
 
 
-def _pack(X: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _pack(X: np.ndarray, rows: np.ndarray, work_bytes: int = _PACK_BYTES) -> np.ndarray:
     """Pack ``X[rows]`` column-wise into uint64 (m, W), W a multiple of 4 (zero padding).
 
-    Bit ``i`` of column ``j`` is ``X[rows[i], j]``. Rows are gathered, transposed and packed
-    :data:`_PACK_ROWS` at a time, so the working memory is a few small blocks whatever the
-    number of rows (and no copy of ``X`` is made).
+    Bit ``i`` of column ``j`` is ``X[rows[i], j]``. Rows are gathered, transposed and packed a
+    block at a time (a multiple of 64 rows, about ``work_bytes / 2`` bytes of bools each), so
+    the working memory stays near ``work_bytes`` whatever the number of rows (and no copy of
+    ``X`` is made).
     """
     n, m = len(rows), X.shape[1]
     words = max(4, -(-max(n, 1) // 256) * 4)
     out = np.zeros((m, words * 8), dtype=np.uint8)
-    for start in range(0, n, _PACK_ROWS):
-        block = np.ascontiguousarray(X[rows[start:start + _PACK_ROWS]].T)
+    step = max(64, work_bytes // (2 * max(m, 1)) // 64 * 64)
+    for start in range(0, n, step):
+        block = np.ascontiguousarray(X[rows[start:start + step]].T)
         packed = np.packbits(block, axis=1, bitorder="little")
         out[:, start // 8: start // 8 + packed.shape[1]] = packed
     return out.view(np.uint64)
 
 
-def _pack_weighted(X: np.ndarray, rows: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Pack ``X[rows]`` (rows of positive ``weight``) column-wise, grouped by equal weight.
+@dataclass(frozen=True)
+class PackedColumns:
+    """Binary attributes already packed as bitsets over all rows (a FormalContext's ``bits``).
 
-    Rows are sorted by weight (stably); each group of equal weight starts at a new uint64 word,
-    so a weighted count is ``sum_g weight_g * popcount(words of group g)``. Returns ``(bits (m,
-    W), seg (G + 1,) word bounds, wseg (G,) weights)``; ``W`` is a multiple of 4 and the last
-    group holds the padding words (zero bits).
+    :func:`prepare_attributes` reads them a block of words at a time, so the attributes are
+    never unpacked whole (weighted packing, which reorders the rows by weight, needs a bool
+    array instead).
     """
-    n, m = len(rows), X.shape[1]
+
+    bits: np.ndarray     # uint64 (m, W), row i at bit i % 64 of word i // 64
+    n: int
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.n, self.bits.shape[0]
+
+    @property
+    def nbytes(self) -> int:
+        """No copy of the caller's data is made (0 bytes)."""
+        return 0
+
+
+def _pack_packed(src: np.ndarray, rows: np.ndarray, words: int, work_bytes: int = _PACK_BYTES) -> np.ndarray:
+    """The bits ``rows`` (increasing) of packed rows ``src`` (m, W), compacted: uint64 (m, words).
+
+    Bit ``i`` of attribute ``j`` is bit ``rows[i]`` of ``src[j]``. The source words are
+    unpacked a block at a time (about ``work_bytes / 3`` bytes of bools), the selected bits
+    packed again at the running offset (byte-aligned; the remainder carries over).
+    """
+    m, w_src = src.shape
+    out = np.zeros((m, words * 8), dtype=np.uint8)
+    step = max(1, work_bytes // (3 * 64 * max(m, 1)))          # source words per block
+    carry = np.zeros((m, 0), dtype=bool)
+    byte = 0
+    for w0 in range(0, w_src, step):
+        lo, hi = 64 * w0, 64 * min(w_src, w0 + step)
+        i0, i1 = np.searchsorted(rows, [lo, hi])
+        if i0 == i1:
+            continue
+        block = np.unpackbits(np.ascontiguousarray(src[:, w0:w0 + step], dtype="<u8").view(np.uint8), axis=1,
+                              bitorder="little")
+        chosen = block[:, rows[i0:i1] - lo]
+        del block
+        buf = np.concatenate([carry, chosen], axis=1) if carry.shape[1] else chosen
+        full = buf.shape[1] // 8 * 8
+        out[:, byte:byte + full // 8] = np.packbits(buf[:, :full], axis=1, bitorder="little")
+        byte += full // 8
+        carry = buf[:, full:]
+    if carry.shape[1]:
+        out[:, byte:byte + 1] = np.packbits(carry, axis=1, bitorder="little")
+    return out.view(np.uint64)
+
+
+def _weighted_layout(weight: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the rows of positive ``weight`` go in a weighted bitset: grouped by equal weight.
+
+    Rows are sorted by weight (stably); each group of equal weight starts a new 64-bit word, so
+    a weighted count is ``sum_g weight_g * popcount(words of group g)``. Returns ``(order,
+    position, seg, wseg, valid)``: the row order, the bit position of each sorted row
+    (increasing), the word bounds of the groups (the last one padded to a multiple of 4 words,
+    at least 4; it holds the padding), the weight of each group and the words of the positions
+    holding a row. With no rows: one empty group of weight 0 over 4 padding words.
+    """
+    n = len(weight)
     order = np.argsort(weight, kind="stable")
     w = weight[order]
     starts = np.flatnonzero(np.concatenate([[True], w[1:] != w[:-1]])) if n else np.zeros(0, np.int64)
-    sizes = np.diff(np.concatenate([starts, [n]]))
+    sizes = np.diff(np.concatenate([starts, [n]])).astype(np.int64)
     seg = np.concatenate([[0], np.cumsum(-(-sizes // 64))]).astype(np.int64)
     words = max(4, -(-int(seg[-1]) // 4) * 4)
-    if len(starts):
-        seg[-1] = words
-        wseg = w[starts].astype(np.float64)
-    else:
-        seg, wseg = np.array([0, words], np.int64), np.zeros(1)
-    group = np.repeat(np.arange(len(starts)), sizes)
-    position = 64 * seg[:-1][group] + (np.arange(n) - starts[group] if n else np.zeros(0, np.int64))
+    valid = np.zeros(words, np.uint64)
+    if not n:
+        return order, np.zeros(0, np.int64), np.array([0, words], np.int64), np.zeros(1), valid
+    wseg = w[starts].astype(np.float64)
+    del w
+    position = np.repeat(64 * seg[:-1] - starts, sizes) + np.arange(n)
+    full, rem = sizes // 64, sizes % 64
+    first_full = np.repeat(seg[:-1] - (np.cumsum(full) - full), full)
+    valid[first_full + np.arange(int(full.sum()))] = ~np.uint64(0)
+    partial = rem > 0
+    valid[seg[:-1][partial] + full[partial]] = (np.uint64(1) << rem[partial].astype(np.uint64)) - np.uint64(1)
+    seg[-1] = words
+    return order, position, seg, wseg, valid
+
+
+def _pack_positions(X: np.ndarray, rows: np.ndarray, position: np.ndarray, words: int,
+                    work_bytes: int = _PACK_BYTES) -> np.ndarray:
+    """Pack ``X[rows[i]]`` at bit ``position[i]`` (increasing) column-wise into uint64 (m, words).
+
+    The bit positions are filled a window at a time (a block of bools of about ``work_bytes /
+    3`` bytes and the rows falling in it), so the working memory stays near ``work_bytes``
+    whatever the number of rows and of gaps between the positions.
+    """
+    m = X.shape[1]
     out = np.zeros((m, words * 8), dtype=np.uint8)
-    step = max(1, (1 << 26) // (words * 64))        # attributes per block of the bool scatter
-    for j0 in range(0, m, step):
-        block = np.zeros((min(step, m - j0), words * 64), dtype=bool)
-        block[:, position] = X[rows[order], j0:j0 + step].T
-        out[j0:j0 + step] = np.packbits(block, axis=1, bitorder="little")
-    return out.view(np.uint64), seg, wseg
+    cols = max(1, min(m, work_bytes // (3 * 64 * 64)))                     # attributes per block
+    span = max(64, work_bytes // (3 * cols) // 64 * 64)                    # bit positions per window
+    for p0 in range(0, words * 64, span):
+        r0, r1 = np.searchsorted(position, [p0, p0 + span])
+        if r0 == r1:
+            continue
+        local = position[r0:r1] - p0
+        width = -(-(int(local[-1]) + 1) // 64) * 64
+        for j0 in range(0, m, cols):
+            block = np.zeros((min(cols, m - j0), width), dtype=bool)
+            block[:, local] = X[rows[r0:r1], j0:j0 + cols].T
+            out[j0:j0 + cols, p0 // 8: p0 // 8 + width // 8] = np.packbits(block, axis=1, bitorder="little")
+    return out.view(np.uint64)
 
 
 @dataclass(frozen=True)
@@ -364,7 +446,8 @@ def _valid_words(n: int, words: int) -> np.ndarray:
     return np.packbits(bits, bitorder="little").view(np.uint64)
 
 
-def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: bool) -> tuple[np.ndarray, np.ndarray]:
+def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: bool,
+                   work_bytes: int = _PACK_BYTES) -> tuple[np.ndarray, np.ndarray]:
     """Representatives of the columns with distinct extents, and a complementary column of each.
 
     ``bits`` holds the packed columns over each class, ``valid`` the bit positions holding an
@@ -375,7 +458,7 @@ def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: b
 
     Columns are grouped by a hash of their canonical extent computed over blocks of words, and
     columns with equal hashes are compared word by word, so the grouping is exact and its
-    working memory is a block, not a copy of the bitsets.
+    working memory is a block (about ``work_bytes``), not a copy of the bitsets.
     """
     m = bits[0].shape[0]
     flip = np.zeros(m, dtype=bool)
@@ -394,7 +477,7 @@ def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: b
 
     rng = np.random.default_rng(0)
     hashes = np.zeros(m, dtype=np.uint64)
-    step = max(1, (1 << 20) // max(m, 1))                    # words per block: about 8 MB of bits
+    step = max(1, work_bytes // (32 * max(m, 1)))           # words per block: its temporaries ~ work_bytes
     for b, v in zip(bits, valid):
         factors = rng.integers(0, 2**63, size=b.shape[1], dtype=np.uint64) * np.uint64(2) + np.uint64(1)
         for w0 in range(0, b.shape[1], step):
@@ -423,18 +506,36 @@ def _merge_columns(bits: list[np.ndarray], valid: list[np.ndarray], negations: b
     return reps_array, complement
 
 
-def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
-                       sample_weight: np.ndarray | None = None) -> PreparedAttributes:
+def _keep_rows(bits: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``bits[rows]`` for increasing ``rows``, moved in place (no copy of the bitsets): a view."""
+    for i, r in enumerate(rows):
+        if r != i:
+            bits[i] = bits[r]
+    return bits[:len(rows)]
+
+
+def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool, sample_weight: np.ndarray | None = None,
+                       work_bytes: int = _PACK_BYTES,
+                       check: Callable[[float, str, str], None] | None = None) -> PreparedAttributes:
     """Merge attributes with equal extents (and complementary ones with negations) and pack them.
 
     Parameters
     ----------
-    X : bool ndarray (n, m)
+    X : bool ndarray (n, m), or PackedColumns
+        Read in place, a block of rows (of words) at a time (never copied whole); weighted
+        packing needs a bool ndarray.
     y : bool ndarray (n,)
     negations : bool
     sample_weight : float ndarray (n,), optional
         Non-negative row weights: rows of weight 0 are left out (as if absent), the others are
         packed in groups of equal weight and counted as sums of their weights.
+    work_bytes : int
+        Working memory of the packing, hashing and counting blocks (about this much on top of
+        the bitsets and a few integers per row).
+    check : callable ``check(nbytes, what, how)``, optional
+        Called before the bitsets are allocated with the bytes the preparation will hold (the
+        bitsets of both classes, the row indices, ``work_bytes``); it raises to refuse (the
+        search's memory limit).
 
     Returns
     -------
@@ -442,19 +543,40 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
     """
     n, m = X.shape
     keep = np.ones(n, dtype=bool) if sample_weight is None else sample_weight > 0
-    packs = []
+    layouts = []            # (rows in bit order, bit positions or None, seg, wseg, valid)
     for rows in (np.flatnonzero(keep & y), np.flatnonzero(keep & ~y)):
         if sample_weight is None:
-            bits = _pack(X, rows)
-            packs.append((bits, np.array([0, bits.shape[1]], np.int64), np.ones(1),
-                          _valid_words(len(rows), bits.shape[1])))
+            words = max(4, -(-max(len(rows), 1) // 256) * 4)
+            layouts.append((rows, None, np.array([0, words], np.int64), np.ones(1), _valid_words(len(rows), words)))
         else:
-            ones = np.ones((len(rows), 1), dtype=bool)
-            bits, seg, wseg = _pack_weighted(X, rows, sample_weight[rows])
-            packs.append((bits, seg, wseg, _pack_weighted(ones, np.arange(len(rows)), sample_weight[rows])[0][0]))
-    reps, complement = _merge_columns([pack[0] for pack in packs], [pack[3] for pack in packs], negations)
+            order, position, seg, wseg, valid = _weighted_layout(sample_weight[rows])
+            layouts.append((rows[order], position, seg, wseg, valid))
+            del order
+    del keep
+    if check is not None:
+        words = sum(int(seg[-1]) for _, _, seg, _, _ in layouts)
+        index = sum(r.nbytes + (0 if p is None else p.nbytes) for r, p, _, _, _ in layouts)
+        groups = sum(len(wseg) for _, _, _, wseg, _ in layouts)
+        what = (f"packing {m} attributes of {n} rows into bitsets ({words} words of 64 bits per attribute"
+                + (f"; with sample_weight each of the {groups} groups of equal weight starts a new word" if
+                   sample_weight is not None else "") + ")")
+        how = "use fewer rows or attributes" + (", round sample_weight to fewer distinct values"
+                                                 if sample_weight is not None else "")
+        check(8.0 * m * words + index + work_bytes, what, how)
+    packs = []
+    for rows, position, seg, wseg, valid in layouts:
+        if position is not None:
+            bits = _pack_positions(X, rows, position, int(seg[-1]), work_bytes)
+        elif isinstance(X, PackedColumns):
+            bits = _pack_packed(X.bits, rows, int(seg[-1]), work_bytes)
+        else:
+            bits = _pack(X, rows, work_bytes)
+        packs.append((bits, seg, wseg, valid))
+    del layouts
+    reps, complement = _merge_columns([pack[0] for pack in packs], [pack[3] for pack in packs], negations,
+                                      work_bytes)
     if len(reps) < m:
-        packs = [(bits[reps], seg, wseg, valid) for bits, seg, wseg, valid in packs]
+        packs = [(_keep_rows(bits, reps), seg, wseg, valid) for bits, seg, wseg, valid in packs]
     (bits_p, seg_p, wseg_p, valid_p), (bits_n, seg_n, wseg_n, valid_n) = packs
     weighted = sample_weight is not None
     tp = _weighted_count(bits_p, seg_p, wseg_p, weighted)
@@ -472,7 +594,7 @@ def prepare_attributes(X: np.ndarray, y: np.ndarray, negations: bool,
 
 
 def _quadruple_index_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Cell index tables of :func:`~logicrules.fca.premise.kernels.best_read_once4`.
+    """Cell index tables of :func:`~logicrules.fca.premise.closed_forms.best_read_once4`.
 
     ``half[x, v]``: the 8 cells (``k = 8 va + 4 vb + 2 vc + vd``) with variable ``x`` equal to
     ``v``, in increasing order; ``pair[p, i, j]``: for the pairings ``{ab|cd}, {ac|bd},

@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 
 from logicrules.fca.premise.cost import estimate_search_cost
-from logicrules.fca.premise.gram import _n_bits, _position_weights
+from logicrules.fca.premise.gram import _n_bits, _row_positions
 from logicrules.fca.premise.results import (
     PremiseResult,
     PremiseSearchMemoryError,
@@ -41,7 +41,7 @@ class SearchState:
 
     def __init__(self, X, y, keys, max_size, objective, top_k, negations, memory, progress, pareto=False,
                  size4_method="cells", backend="numba", device=None, sample_weight=None, connectives=CONNECTIVES,
-                 size_cost=0.0, time_limit=None):
+                 size_cost=0.0, time_limit=None, copied_input=False):
         self.n, self.m = X.shape
         self.connectives = tuple(connectives)
         self.mode = 0 if len(self.connectives) == 2 else (1 if self.connectives == ("and",) else 2)
@@ -56,7 +56,16 @@ class SearchState:
         self.memory = memory
         self.progress = progress
         self.keys = keys
-        self.prep = prepare_attributes(X, y, negations, sample_weight)
+        # bytes of one block of working arrays (packing, literal blocks, scoring blocks): a share of the limit
+        self.work_bytes = int(min(_WORK_BYTES, max(_MIN_WORK_BYTES, memory // 16)))
+        # a bool copy of a non-bool input is held while the attributes are packed
+        held = X.nbytes if copied_input else 0
+
+        def check(nbytes: float, what: str, how: str) -> None:
+            self._require(nbytes + held, what + (" besides the bool copy of X" if held else ""),
+                          how + ("; pass X as a bool ndarray (read in place)" if held else ""))
+
+        self.prep = prepare_attributes(X, y, negations, sample_weight, self.work_bytes, check)
         nv = int((~self.prep.constant).sum())
         if max_size >= 4:
             if size4_method == "extents":
@@ -71,16 +80,22 @@ class SearchState:
                 "attributes (a coarser binarizer) or a smaller max_size")
         self.counter = None          # the torch backend's scanner (sizes 3 and 4), when chosen
         self._vbits = None           # bitsets of the non-constant representatives, when some are constant
-        # bytes of one block of working arrays (literal blocks, scoring blocks): a share of the limit
-        self.work_bytes = int(min(_WORK_BYTES, max(_MIN_WORK_BYTES, memory // 16)))
         if backend == "torch" and max_size >= 3:
-            from logicrules.fca.premise.torch_backend import TorchCounter
+            from logicrules.fca.premise.torch_counter import TorchCounter
+            from logicrules.fca.premise.torch_device import torch_device
 
             p = self.prep
-            weights = (_position_weights(p.seg_p, p.wseg_p, p.valid_p), _position_weights(p.seg_n, p.wseg_n, p.valid_n)) \
-                if p.weighted else None
+            weights = positions = None
+            if p.weighted:
+                (pos_p, w_p), (pos_n, w_n) = (_row_positions(p.seg_p, p.wseg_p, p.valid_p),
+                                              _row_positions(p.seg_n, p.wseg_n, p.valid_n))
+                weights, positions = (w_p, w_n), (pos_p, pos_n)
+            # on a CPU device its matrices and blocks are host memory: they get what the search leaves
+            on_host = torch_device(device).type == "cpu"
             self.counter = TorchCounter(*self._var_bits(), _n_bits(p, "p"), _n_bits(p, "n"), device=device,
-                                        memory_limit=memory, row_weights=weights)
+                                        memory_limit=max(memory - self.estimate.memory_bytes, 1) if on_host else memory,
+                                        row_weights=weights, row_positions=positions, staging_bytes=self.work_bytes,
+                                        limit_covers_matrices=True)
         self.builder = _Builder(self.prep, keys, self.connectives)
         self.top = _TopList(top_k)
         self.vars = np.flatnonzero(~self.prep.constant)           # representatives in pairs/triples
@@ -196,6 +211,13 @@ class SearchState:
             self.top.offer(scores[chunk], sizes[chunk], tp[chunk], fp[chunk], ep, en, specs)
             start += len(chunk)
             batch *= 2
+
+    def _require(self, nbytes: float, what: str, how: str) -> None:
+        """Refuse ``what`` (``nbytes``) when it exceeds ``memory_limit``, saying ``how`` to need less."""
+        if nbytes > self.memory:
+            raise PremiseSearchMemoryError(
+                f"{what} needs about {nbytes / 1e9:.3g} GB, more than memory_limit={self.memory / 1e9:.3g} GB; "
+                f"{how}, or raise memory_limit")
 
     def _check_buffer(self, size: int, need: int, what: str) -> None:
         """Refuse a candidate buffer of ``need`` bytes larger than ``memory_limit``."""
