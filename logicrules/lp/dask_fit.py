@@ -76,7 +76,13 @@ def _objective(counts: DaskCounts, names: list[str], rule: str, structure: Any, 
 def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> Any:
     """:meth:`LPRuleClassifier.fit` on a dask DataFrame / Array X and a dask y (module notes)."""
     _check_supported(estimator)
-    X, target = check_dask_fit_input(estimator, X, y, sample_weight)
+    if sample_weight is not None:
+        raise TypeError("LPRuleClassifier.fit does not accept sample_weight with dask input; fit on data "
+                        "in memory for weighted rows")
+    X, target, _, _ = check_dask_fit_input(estimator, X, y)
+    if len(estimator.classes_) > 2:
+        raise ValueError(f"y has {len(estimator.classes_)} classes; LPRuleClassifier fits two-class rules "
+                         "from dask data only: binarize y yourself (y == label) for one rule per class")
     verbose = int(estimator.verbose)
     spec = estimator.binarizer
     passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")

@@ -330,10 +330,10 @@ class LPRuleClassifier(RuleClassifier):
             fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
         self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
-        return self._learn_merged(*merged_data(counts), lam_abs, weights, negated)
+        return self._learn_merged(*merged_data(counts), lam_abs, weights, negated, initial_terms)
 
     def _learn_merged(self, Xb: np.ndarray, y: np.ndarray, sw: np.ndarray, lam_abs: float, weights,
-                      negated: np.ndarray | None = None):
+                      negated: np.ndarray | None = None, initial_terms=()):
         """A rule set or checklist from the distinct (row, label) pairs and their weights
         (:func:`~logicrules.lp.data.merged_data`); ``lam_abs`` the cost of one literal in errors."""
         options = self._solve_options()
