@@ -8,8 +8,9 @@ The binarizer is fitted from distributed statistics
   (:mod:`logicrules.lp.dask_clause`): a sample of the constraint rows on the driver, its dual
   extended over the partitions, the columns screened on the full data, and the reduced problem
   solved over merged rows by row generation. The LP optimum is that of the same data in memory;
-  the rule is chosen from it as in memory (so it is the in-memory rule unless the LP has several
-  optimal solutions and the solver returns another of them). Driver memory: the sample (10% of
+  the rule is chosen from it as in memory, so it is the in-memory rule unless the LP has several
+  optimal solutions and the solver returns another one (whose rounding may differ; with
+  ``rounding="exact"``: another optimal rule of the integer program). Driver memory: the sample (10% of
   the constraint rows, at most :data:`~logicrules.lp.dask_clause.DASK_SAMPLE_ROWS`, or the
   ``row_sampling`` fraction) and the distinct patterns of the reduced problem.
 - ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
