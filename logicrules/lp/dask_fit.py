@@ -22,8 +22,9 @@ The binarizer is fitted from distributed statistics
   and by ``2**m``) before they are gathered; data with many distinct rows is refused with a
   MemoryLimitError.
 
-Not on dask data (a clear error says so): ``sample_weight``, ``class_weight``, ``lam="cv"``,
-multiclass targets. Passes of an OR/AND fit: the classes (one), the binarizer (four to seven),
+More than two classes: one rule per class against the others (``estimators_``), each fitted
+from the partitions as above, as in memory. Not on dask data (a clear error says so):
+``sample_weight``, ``class_weight``, ``lam="cv"``. Passes of an OR/AND fit: the classes (one), the binarizer (four to seven),
 costs, sample, dual extension, then one per row-generation round (the greedy cover's passes ride
 along), and the rule's type histogram (one); ``verbose=1`` prints one line per pass.
 """
@@ -37,7 +38,7 @@ import numpy as np
 from sklearn.base import clone
 
 from logicrules.base import make_binarizer
-from logicrules.dask_fit import check_dask_fit_input, finish_from_counts
+from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask
 from logicrules.fca.context import FormalContext
 from logicrules.fca.dask_counts import DaskCounts
 from logicrules.fca.dask_scaling import fit_binarizer
@@ -81,16 +82,28 @@ def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) 
         raise TypeError("LPRuleClassifier.fit does not accept sample_weight with dask input; fit on data "
                         "in memory for weighted rows")
     X, target, _, _ = check_dask_fit_input(estimator, X, y)
-    if len(estimator.classes_) > 2:
-        raise ValueError(f"y has {len(estimator.classes_)} classes; LPRuleClassifier fits two-class rules "
-                         "from dask data only: binarize y yourself (y == label) for one rule per class")
     verbose = int(estimator.verbose)
     spec = estimator.binarizer
     passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
     estimator.binarizer_ = None if passthrough else fit_binarizer(
         clone(make_binarizer(spec, categorical=estimator.categorical)), X, None, verbose)
+    if len(estimator.classes_) > 2:  # one rule per class, as in memory
+        names = list(DaskCounts(X, target == 0, estimator.binarizer_).attributes)
+        conditions = estimator._conditions()
+
+        def fit_class(sub, k):
+            _fit_binary(sub, DaskCounts(X, target == k, estimator.binarizer_, verbose=verbose), names, conditions)
+
+        fit_one_vs_rest_from_dask(estimator, target, names, fit_class)
+        return estimator
     counts = DaskCounts(X, target, estimator.binarizer_, verbose=verbose)
-    names = list(counts.attributes)
+    _fit_binary(estimator, counts, list(counts.attributes))
+    return estimator
+
+
+def _fit_binary(estimator: Any, counts: DaskCounts, names: list[str], conditions: dict | None = None) -> None:
+    """The two-class rule from counts over partitions (module notes), finished with ``rules_``
+    and ``cell_counts_`` (``conditions``: the literals' conditions of a per-class rule)."""
     budget = MemoryBudget(estimator.memory_limit)
     estimator._budget = budget
     estimator.lam_ = float(estimator.lam)
@@ -111,8 +124,8 @@ def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) 
             objective = _objective(counts, names, rule, structure, lam_abs)
             formula = estimator._store_fit(structure, fits, objective, names, time.perf_counter() - start)
             estimator.lp_result_["n_passes"] = counts.n_passes
-            finish_from_counts(estimator, formula, names, counts)
-            return estimator
+            finish_from_counts(estimator, formula, names, counts, conditions=conditions)
+            return
         totals = counts.class_totals()
         bound = min(float(totals.sum()), 2.0 ** min(len(names), 62))
         budget.require(distinct_rows_bytes(bound, len(names)),
@@ -122,12 +135,11 @@ def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) 
                        "a binarizer with fewer attributes, or fit on a sample in memory")
         Xb, labels, weights = merged_data(counts)
         lam_abs = estimator.lam_ * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
-        conditions = estimator._conditions()
-        negated = np.array([getattr(conditions.get(name), "op", None) == "!=" for name in names], dtype=bool)
+        negated = np.array([getattr(estimator._conditions().get(name), "op", None) == "!=" for name in names],
+                           dtype=bool)
         structure, fits = estimator._learn_merged(Xb, labels, weights, lam_abs, (1.0, 1.0), negated)
         context = FormalContext(Xb, attributes=names)
         objective = estimator._training_objective(context, labels, structure, (1.0, 1.0), weights)
     formula = estimator._store_fit(structure, fits, objective, names, time.perf_counter() - start)
     estimator.lp_result_["n_passes"] = counts.n_passes
-    estimator._finish_fit(formula, names, context, labels, row_counts=weights)
-    return estimator
+    estimator._finish_fit(formula, names, context, labels, conditions=conditions, row_counts=weights)

@@ -169,13 +169,26 @@ def test_unsupported_settings_are_refused(kwargs, match):
         LPRuleClassifier(**kwargs).fit(*_dask(X, y, 2))
 
 
-def test_weights_and_multiclass_are_refused():
+def test_weights_are_refused():
     X, y = _random_case(2, 60, 3)
     Xd, yd = _dask(X, y, 2)
     with pytest.raises(TypeError, match="sample_weight"):
-        LPRuleClassifier().fit(Xd, yd, sample_weight=np.ones(60))
-    with dask.config.set(scheduler="synchronous"), pytest.raises(ValueError, match="classes"):
-        LPRuleClassifier().fit(Xd, dd.from_pandas(pd.Series(np.arange(60) % 3), npartitions=2))
+        LPRuleClassifier().fit(Xd, yd, sample_weight=dd.from_pandas(pd.Series(np.ones(60)), npartitions=2))
+
+
+@pytest.mark.parametrize("kwargs", [dict(rule="or"), dict(rule="dnf", method="covering")])
+def test_more_than_two_classes_one_rule_per_class(kwargs):
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.normal(size=(240, 3)), columns=["a", "b", "c"])
+    y = pd.Series(np.where(X["a"] > 0.5, "hi", np.where(X["b"] < -0.3, "lo", "mid")))
+    expected = LPRuleClassifier(**kwargs).fit(X, y)
+    Xd, yd = dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(**kwargs, random_state=0).fit(Xd, yd)
+        assert {k: str(f) for k, f in got.formula_.items()} == {k: str(f) for k, f in expected.formula_.items()}
+        pd.testing.assert_frame_equal(got.rules_, expected.rules_)
+        np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), expected.predict(X))
+        np.testing.assert_allclose(np.asarray(got.predict_proba(Xd).compute()), expected.predict_proba(X))
 
 
 def test_progress_lines_per_pass(capsys):
