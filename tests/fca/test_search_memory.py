@@ -17,7 +17,12 @@ import pytest
 
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ChunkedCounts
-from logicrules.fca.premise import PremiseSearchMemoryError, find_best_premises, find_best_premises_from_counts
+from logicrules.fca.premise import (
+    OptimalPremiseClassifier,
+    PremiseSearchMemoryError,
+    find_best_premises,
+    find_best_premises_from_counts,
+)
 from logicrules.memory import MemoryLimitError
 
 
@@ -156,3 +161,16 @@ def test_torch_backend_on_the_cpu_counts_its_matrices_in_the_limit():
         assert peak <= limit, f"traced peak {peak / 2**20:.1f} MiB above memory_limit {limit / 2**20:.0f} MiB"
         expected = find_best_premises(X, y, max_size=3, sample_weight=weight, backend="numba")[0]
         assert (results[0].score, results[0].tp, results[0].fp) == (expected.score, expected.tp, expected.fp)
+
+
+def test_the_estimator_fit_with_statistics_stays_inside_the_limit():
+    """OptimalPremiseClassifier.fit: binarizer, packed context, search with statistics (distinct
+    extents of sizes 1-3 kept as 16-byte digests, counted only as far as the limit allows)."""
+    rng = np.random.default_rng(8)
+    X = rng.normal(size=(100_000, 8))
+    y = X[:, 0] > 0.3
+    OptimalPremiseClassifier(max_size=3).fit(X[:500], y[:500])                # compile outside the trace
+    limit = 16 * 2**20
+    model, peak = _traced_peak(lambda: OptimalPremiseClassifier(max_size=3, memory_limit=limit).fit(X, y))
+    assert peak <= limit, f"traced peak {peak / 2**20:.1f} MiB above memory_limit {limit / 2**20:.0f} MiB"
+    assert model.score_ == OptimalPremiseClassifier(max_size=3).fit(X, y).score_

@@ -73,7 +73,7 @@ class Size3(Seeds, Pruning):
                 triples = np.column_stack([np.repeat(a_list, kept), bc]).astype(np.int64) if kept.sum() \
                     else np.zeros((0, 3), np.int64)
             tested += len(triples) * len(shapes)
-            if count_extents and tested > _MAX_COUNTED_TRIPLES * len(shapes):
+            if count_extents and tested > min(_MAX_COUNTED_TRIPLES * len(shapes), self.max_extent_keys):
                 count_extents = False       # too many to materialize: report None
             self._score_triples(triples, M, masks, v, new_keys if count_extents else None)
             return ~overflow
@@ -116,7 +116,7 @@ class Size3(Seeds, Pruning):
                 cp_, cn_ = self._cells_bits(variables)
                 for mask in masks:
                     ep, en = self._extents_from_cells(cp_, cn_, np.full(len(variables), mask))
-                    new_keys.update(ep[i].tobytes() + en[i].tobytes() for i in range(len(ep)))
+                    new_keys.update(self._extent_keys(ep, en))
 
             def materialize(idx, variables=variables, nf=len(M)):
                 rows, f = np.divmod(idx, nf)

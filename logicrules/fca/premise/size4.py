@@ -56,7 +56,7 @@ class Size4Cells(Seeds, Pruning):
             if new_keys is not None:
                 for f, mask in enumerate(masks):
                     ep, en = self._extents_from_cells(cp_, cn_, np.full(len(var), mask))
-                    new_keys.update(a.tobytes() + b.tobytes() for a, b in zip(ep, en))
+                    new_keys.update(self._extent_keys(ep, en))
 
             def materialize(idx, var=var, cp_=cp_, cn_=cn_):
                 rows, f = np.divmod(idx, nf)
@@ -168,8 +168,8 @@ class Size4Cells(Seeds, Pruning):
                          for i in np.flatnonzero(ok)]
                 quads = np.concatenate(quads).astype(np.int64) if quads else np.zeros((0, 4), np.int64)
                 trips = np.concatenate(trips).astype(np.int64) if trips else np.zeros((0, 3), np.int64)
-            if new_keys is not None and \
-                    tested + len(trips) * len(rep3) + len(quads) * len(quad) > _MAX_COUNTED_PREMISES:
+            scored = tested + len(trips) * len(rep3) + len(quads) * len(quad)
+            if new_keys is not None and scored > min(_MAX_COUNTED_PREMISES, self.max_extent_keys):
                 new_keys = None         # too many to materialize: report None
             tested += self._score_shapes(v[trips], rep3, rep3_sizes, new_keys)
             tested += self._score_shapes(v[quads], quad, quad_sizes, new_keys)

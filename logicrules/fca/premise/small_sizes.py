@@ -58,7 +58,8 @@ class SmallSizes(SearchState):
         tested = 0
         seed_pool: list[tuple[float, tuple]] = []
         hashes = []
-        count_extents = count_extents and nv * (nv - 1) // 2 * len(shapes) <= _MAX_COUNTED_PAIRS
+        # 16 bytes of hashes per premise, and their sorted keys
+        count_extents = count_extents and nv * (nv - 1) // 2 * len(shapes) <= min(_MAX_COUNTED_PAIRS, self.memory // 64)
         if count_extents:
             single_h, total_h, pair_h = _extent_hashes(bits_p, p.valid_p, _n_bits(p, "p"), bits_n,
                                                        p.valid_n, _n_bits(p, "n"), self.work_bytes)

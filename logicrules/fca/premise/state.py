@@ -11,6 +11,7 @@ The sizes are searched by its subclasses (:mod:`~logicrules.fca.premise.small_si
 
 from __future__ import annotations
 
+import hashlib
 import time
 from typing import Any
 
@@ -58,6 +59,8 @@ class SearchState:
         self.keys = keys
         # bytes of one block of working arrays (packing, literal blocks, scoring blocks): a share of the limit
         self.work_bytes = int(min(_WORK_BYTES, max(_MIN_WORK_BYTES, memory // 16)))
+        # the statistics count distinct extents of sizes 2-4 up to this many premises (16-byte keys in a set)
+        self.max_extent_keys = int(memory // 1024)
         # a bool copy of a non-bool input is held while the attributes are packed
         held = X.nbytes if copied_input else 0
 
@@ -167,6 +170,14 @@ class SearchState:
             bp[neg] = ~bp[neg] & p.valid_p
             bn[neg] = ~bn[neg] & p.valid_n
         return bp, bn
+
+    def _extent_keys(self, ep: np.ndarray, en: np.ndarray) -> list[bytes]:
+        """A 16-byte digest of each extent (rows of ``ep``, ``en``) for counting distinct extents.
+
+        The statistics keep one per scored premise, so a key is a digest (collisions: about
+        ``k**2 / 2**129``), not the extent's bits.
+        """
+        return [hashlib.blake2b(a.tobytes() + b.tobytes(), digest_size=16).digest() for a, b in zip(ep, en)]
 
     def _cells_bits(self, variables: np.ndarray):
         """Cell bitsets (k, 2**v, W) of the truth tables of ``variables`` (k, v)."""
