@@ -137,7 +137,24 @@ def pack_columns(X: ArrayLike) -> np.ndarray:
     X = _as_bool(X, "X")
     if X.ndim != 2:
         raise ValueError(f"X must be 2-D (objects x attributes), got shape {X.shape}")
-    return pack(X.T)
+    n, m = X.shape
+    if n == 0 or m == 0:
+        return pack(X.T)
+    # The bytes of the columns' words, built row-major without transposing the bool matrix:
+    # byte b of column j holds rows 8 b .. 8 b + 7, so it is the OR of the 8 row slices shifted
+    # into place (whole-row operations on contiguous memory); only the 8x smaller byte matrix is
+    # transposed. Several times faster than packing the strided columns of X.T.
+    n_bytes = n_words(n) * 8
+    if n == n_bytes * 8:
+        rows = X.view(np.uint8)
+    else:  # the tail rows padded with zeros (a copy only when n is no multiple of 64)
+        rows = np.zeros((n_bytes * 8, m), dtype=np.uint8)
+        rows[:n] = X
+    rows = rows.reshape(n_bytes, 8, m)
+    packed = rows[:, 0].copy()
+    for bit in range(1, 8):
+        packed |= rows[:, bit] << np.uint8(bit)
+    return np.ascontiguousarray(packed.T).view(_LITTLE_U64).astype(np.uint64, copy=False)
 
 
 def tail_mask(n: int) -> np.ndarray:

@@ -356,19 +356,60 @@ def type_codes_from_bits(bits: np.ndarray, n: int, low: np.ndarray | None = None
         cols = raw[8 * group:8 * group + 8]
         stacked[:, :cols.shape[0]] = cols.T
         stacked[:, cols.shape[0]:] = 0
-        x = stacked.view("<u8").reshape(-1).astype(np.uint64)
-        t = (x ^ (x >> np.uint64(7))) & _T7
-        x ^= t ^ (t << np.uint64(7))
-        t = (x ^ (x >> np.uint64(14))) & _T14
-        x ^= t ^ (t << np.uint64(14))
-        t = (x ^ (x >> np.uint64(28))) & _T28
-        x ^= t ^ (t << np.uint64(28))
+        x = _transpose_8x8(stacked.view("<u8").reshape(-1).astype(np.uint64))
         row_bytes = x.astype("<u8", copy=False).view(np.uint8)  # byte i = group's bits of row i
         if group == 0:
             codes[:] = row_bytes
         else:
             codes |= row_bytes.astype(np.int64) << np.int64(8 * group)
     return codes[:n]
+
+
+def _transpose_8x8(x: np.ndarray) -> np.ndarray:
+    """Transpose every uint64 word as an 8x8 bit matrix (bit ``8 i + j`` <-> bit ``8 j + i``), in place."""
+    t = (x ^ (x >> np.uint64(7))) & _T7
+    x ^= t ^ (t << np.uint64(7))
+    t = (x ^ (x >> np.uint64(14))) & _T14
+    x ^= t ^ (t << np.uint64(14))
+    t = (x ^ (x >> np.uint64(28))) & _T28
+    x ^= t ^ (t << np.uint64(28))
+    return x
+
+
+def packed_rows_from_bits(bits: np.ndarray, n: int) -> np.ndarray:
+    """The rows of packed columns, each packed little-endian: ``np.packbits(X, axis=1, bitorder="little")``.
+
+    The columns' bytes (eight rows each) are regrouped eight columns at a time into 64-bit words
+    and transposed as 8x8 bit matrices (as in :func:`type_codes_from_bits`), so the rows come out
+    packed without unpacking to one byte per cell: whole-array work on ``n m / 8`` bytes.
+
+    Parameters
+    ----------
+    bits : ndarray of uint64, shape (m, W)
+        Packed columns over ``n`` rows.
+    n : int
+        Number of rows.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n, ceil(m / 8))
+
+    Examples
+    --------
+    >>> cols = bitset.pack(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool))
+    >>> packed_rows_from_bits(cols, 3).tolist()
+    [[1], [2], [3]]
+    """
+    m, width = bits.shape
+    groups = -(-m // 8)
+    raw = np.zeros((groups * 8, width * 8), dtype=np.uint8)
+    raw[:m] = np.ascontiguousarray(bits.astype("<u8", copy=False)).view(np.uint8)
+    # word (b, g): byte c is column 8 g + c over rows 8 b .. 8 b + 7
+    words = np.ascontiguousarray(raw.reshape(groups, 8, width * 8).transpose(2, 0, 1)).view("<u8")
+    x = _transpose_8x8(words.reshape(-1).astype(np.uint64)).astype("<u8", copy=False)
+    # now byte i of word (b, g) is row 8 b + i over columns 8 g .. 8 g + 7
+    rows = x.view(np.uint8).reshape(width * 8, groups, 8).transpose(0, 2, 1).reshape(width * 64, groups)
+    return rows[:n]
 
 
 def _weighted_class_matrix(block: RowBlock, start: int, stop: int, dtype) -> np.ndarray:
@@ -520,9 +561,9 @@ def _class_rows(block: RowBlock, cls: int) -> RowMultiset:
     if rows.size == 0:
         dtype = np.float64 if block.weights is not None else np.int64
         return RowMultiset(np.zeros((0, -(-m // 8)), dtype=np.uint8), np.zeros(0, dtype=dtype), m)
-    dense = block.dense()[rows]
+    packed = packed_rows_from_bits(block.bits, block.n_rows)[rows]
     weights = np.ones(rows.size, dtype=np.int64) if block.weights is None else block.weights[rows]
-    return RowMultiset._merge(np.packbits(dense, axis=1, bitorder="little"), weights, m)
+    return RowMultiset._merge(packed, weights, m)
 
 
 # --------------------------------------------------------------------------------- interface

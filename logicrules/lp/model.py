@@ -144,9 +144,7 @@ def matvec(A, v: np.ndarray) -> np.ndarray:
     """
     from logicrules.lp import kernels
 
-    data, indices, n_columns = kernels.storage(A)
-    return kernels.row_reduce(data, indices, int(A.shape[0]), n_columns, np.ascontiguousarray(v, dtype=np.float64),
-                              False)
+    return kernels.matvec(A, v)
 
 
 def rmatvec(A, u: np.ndarray) -> np.ndarray:
@@ -159,8 +157,7 @@ def rmatvec(A, u: np.ndarray) -> np.ndarray:
     """
     from logicrules.lp import kernels
 
-    data, indices, n_columns = kernels.storage(A)
-    return kernels.rmatvec(data, indices, int(A.shape[0]), n_columns, np.ascontiguousarray(u, dtype=np.float64))
+    return kernels.rmatvec(A, u)
 
 
 def column_counts(A) -> np.ndarray:
@@ -186,9 +183,7 @@ def row_max(A, w: np.ndarray) -> np.ndarray:
     """
     from logicrules.lp import kernels
 
-    w = np.ascontiguousarray(w, dtype=np.float64)
-    data, indices, n_columns = kernels.storage(A)
-    return kernels.row_reduce(data, indices, int(A.shape[0]), n_columns, w, True)
+    return kernels.row_max(A, w)
 
 
 def row_counts(A) -> np.ndarray:

@@ -114,7 +114,7 @@ def greedy_fill(problem: GroupTestingProblem, mu: np.ndarray, rows: np.ndarray, 
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     caps = np.ascontiguousarray(problem.row_costs, dtype=np.float64)
     tol = 1e-12 * max(1.0, float(caps.max(initial=0.0)))
-    kernels.fill(*kernels.storage(problem.A_pos), slack, mu, rows, caps, tol, bool(fractional))
+    kernels.fill(problem.A_pos, slack, mu, rows, caps, tol, bool(fractional))
     return mu
 
 
@@ -169,12 +169,15 @@ def greedy_cover(problem: GroupTestingProblem) -> np.ndarray:
             break
         w[j] = True
         if column_rows is None:
-            newly = np.flatnonzero(uncovered & A[:, j])
+            newly = uncovered & A[:, j]
         else:
-            newly = column_rows.indices[column_rows.indptr[j]:column_rows.indptr[j + 1]]
-            newly = newly[uncovered[newly]]
-        open_rows -= rmatvec(A[newly], problem.row_costs[newly]) if weighted else column_counts(A[newly])
-        uncovered[newly] = False
+            newly = np.zeros(problem.n_rows, dtype=bool)
+            newly[column_rows.indices[column_rows.indptr[j]:column_rows.indptr[j + 1]]] = True
+            newly &= uncovered
+        # the rows just covered leave every column's count: one pass over them (the product
+        # skips rows of weight 0), no copy of those rows
+        open_rows -= rmatvec(A, np.where(newly, problem.row_costs if weighted else 1.0, 0.0))
+        uncovered &= ~newly
     return w
 
 

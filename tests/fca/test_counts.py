@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import (ChunkedCounts, ContextCounts, RowBlock, RowMultiset,
-                                   type_codes_from_bits)
+                                   packed_rows_from_bits, type_codes_from_bits)
 
 
 # ------------------------------------------------------------------ references (slow, obvious)
@@ -180,3 +180,11 @@ def test_row_multiset_merges_across_partials():
     total = a + b
     assert total.to_dense().tolist() == [[True, False], [False, True]]
     assert total.weights.tolist() == [4, 1]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(0, 200), st.integers(0, 40))
+def test_packed_rows_from_bits_is_packbits_of_the_rows(seed, n, m):
+    X = np.random.default_rng(seed).random((n, m)) < 0.5
+    got = packed_rows_from_bits(bitset.pack_columns(X), n)
+    np.testing.assert_array_equal(got, np.packbits(X, axis=1, bitorder="little").reshape(n, -(-m // 8)))
