@@ -43,6 +43,10 @@ LEARNERS = {
     "lp_dnf": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf"}),
     "lp_dnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                        {"rule": "dnf", "row_sampling": "auto", "random_state": 0}),
+    "lp_cnf": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "cnf"}),
+    "lp_cnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
+                       {"rule": "cnf", "row_sampling": "auto", "random_state": 0}),
+    "lp_m_of_n": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "m_of_n"}),
     "lp_dnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf", "method": "covering"}),
     "lp_dnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                                 {"rule": "dnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),
@@ -56,7 +60,10 @@ REAL_LEARNERS = {"premise": ("logicrules.fca.premise.estimator", "OptimalPremise
 def synthetic(n: int, m: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Binary attributes and the planted rule with 5% label noise."""
     rng = np.random.default_rng(seed)
-    X = rng.random((n, m), dtype=np.float32) < 0.5
+    X = np.empty((n, m), dtype=bool)
+    step = max(1, (1 << 24) // max(m, 1))  # generated in chunks: no float copy of the whole matrix
+    for start in range(0, n, step):
+        X[start:start + step] = rng.random((min(step, n - start), m), dtype=np.float32) < 0.5
     y = (X[:, 0] & X[:, 1]) | X[:, 2]
     return X, y ^ (rng.random(n) < 0.05)
 
@@ -123,6 +130,8 @@ def main() -> None:
     parser.add_argument("--ideal-columns", type=int, default=20)
     parser.add_argument("--learners", nargs="*", default=list(LEARNERS), choices=list(LEARNERS))
     parser.add_argument("--real", nargs="*", default=list(REAL))
+    parser.add_argument("--real-learners", nargs="*", default=list(REAL_LEARNERS), choices=list(REAL_LEARNERS),
+                        help="learners run on the real datasets (default: all)")
     parser.add_argument("--data-dir", default="../shared/datasets")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--memory-limit", help="memory_limit of every learner (default: theirs, 2 GiB)")
@@ -155,7 +164,7 @@ def main() -> None:
             print(_line(learner, n, result, exponent), flush=True)
             previous = result
     for dataset in args.real:
-        for learner in REAL_LEARNERS:
+        for learner in args.real_learners:
             spec = {"kind": "real", "learner": learner, "dataset": dataset, "data_dir": args.data_dir,
                     "memory_limit": args.memory_limit}
             result = measure(spec, args.timeout)
