@@ -89,7 +89,7 @@ def compare_counting(X: pd.DataFrame, y: np.ndarray, every: int = 40) -> str:
     import numba
 
     from logicrules.fca.premise import kernels
-    from logicrules.fca.premise.space import prepare_attributes
+    from logicrules.fca.premise.preparation import prepare_attributes
 
     matrix = X.to_numpy(dtype=bool)
     prep = prepare_attributes(matrix, y, negations=False)

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from logicrules.fca.premise.space import PreparedAttributes, pair_shapes
+from logicrules.fca.premise.preparation import PreparedAttributes
+from logicrules.fca.premise.space import pair_shapes
 
 __all__ = ["SearchEstimate", "estimate_search_cost"]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from logicrules.fca.premise.popcounts import pair_counts
-from logicrules.fca.premise.space import PreparedAttributes
+from logicrules.fca.premise.preparation import PreparedAttributes
 
 __all__: list[str] = []
 

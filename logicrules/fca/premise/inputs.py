@@ -12,7 +12,8 @@ import numpy as np
 import scipy.sparse as sp
 
 from logicrules.fca.premise.results import PremiseSearchMemoryError
-from logicrules.fca.premise.space import CONNECTIVES, PackedColumns
+from logicrules.fca.premise.preparation import PackedColumns
+from logicrules.fca.premise.space import CONNECTIVES
 from logicrules.memory import parse_memory
 from logicrules.metrics import Objective, get_objective
 from logicrules.validation import as_boolean_matrix, as_boolean_target

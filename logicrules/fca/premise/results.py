@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from logicrules.fca.premise.cost import SearchEstimate
-from logicrules.fca.premise.space import CONNECTIVES, PreparedAttributes, pair_shapes, triple_shapes
+from logicrules.fca.premise.preparation import PreparedAttributes
+from logicrules.fca.premise.space import CONNECTIVES, pair_shapes, triple_shapes
 from logicrules.formula import And, Formula, Literal, Or
 from logicrules.memory import MemoryLimitError
 

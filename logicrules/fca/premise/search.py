@@ -61,7 +61,8 @@ from logicrules.fca.premise.size3 import Size3
 from logicrules.fca.premise.size4 import Size4Cells
 from logicrules.fca.premise.size4_extents import Size4Extents
 from logicrules.fca.premise.small_sizes import SmallSizes
-from logicrules.fca.premise.space import CONNECTIVES, prepare_attributes
+from logicrules.fca.premise.preparation import prepare_attributes
+from logicrules.fca.premise.space import CONNECTIVES
 from logicrules.memory import DEFAULT_MEMORY_LIMIT
 from logicrules.metrics import Objective
 

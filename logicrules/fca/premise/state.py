@@ -29,7 +29,8 @@ from logicrules.fca.premise.results import (
     _TopList,
     pareto_indices,
 )
-from logicrules.fca.premise.space import CONNECTIVES, count_premises, prepare_attributes, triple_shapes
+from logicrules.fca.premise.preparation import prepare_attributes
+from logicrules.fca.premise.space import CONNECTIVES, count_premises, triple_shapes
 
 __all__: list[str] = []
 
