@@ -43,6 +43,10 @@ LEARNERS = {
     "lp_dnf": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf"}),
     "lp_dnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                        {"rule": "dnf", "row_sampling": "auto", "random_state": 0}),
+    "lp_cnf": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "cnf"}),
+    "lp_cnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
+                       {"rule": "cnf", "row_sampling": "auto", "random_state": 0}),
+    "lp_m_of_n": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "m_of_n"}),
     "lp_dnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf", "method": "covering"}),
     "lp_dnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                                 {"rule": "dnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),
@@ -56,7 +60,10 @@ REAL_LEARNERS = {"premise": ("logicrules.fca.premise.estimator", "OptimalPremise
 def synthetic(n: int, m: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """Binary attributes and the planted rule with 5% label noise."""
     rng = np.random.default_rng(seed)
-    X = rng.random((n, m), dtype=np.float32) < 0.5
+    X = np.empty((n, m), dtype=bool)
+    step = max(1, (1 << 24) // max(m, 1))  # generated in chunks: no float copy of the whole matrix
+    for start in range(0, n, step):
+        X[start:start + step] = rng.random((min(step, n - start), m), dtype=np.float32) < 0.5
     y = (X[:, 0] & X[:, 1]) | X[:, 2]
     return X, y ^ (rng.random(n) < 0.05)
 

@@ -36,6 +36,8 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "learn_dnf_cg": ".colgen",
         "learn_cnf_cg": ".colgen",
         "ColumnGenerationFit": ".colgen",
+        "learn_dnf_cg_sampled": ".colgen_rows",
+        "rule_set_problem_from_counts": ".colgen_rows",
         "price_exact": ".pricing",
         "price_beam": ".pricing",
         "LPRuleClassifier": ".estimator",

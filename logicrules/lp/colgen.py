@@ -92,6 +92,16 @@ class ColumnGenerationFit:
     history: list[dict] = field(default_factory=list)
     pool: list[tuple[int, ...]] = field(default_factory=list)
 
+    @classmethod
+    def from_run(cls, run: ColumnGeneration, mip, terms: list[np.ndarray], seconds: float) -> ColumnGenerationFit:
+        """The fit of a column generation run and its integer master (a
+        :class:`~logicrules.lp.master.MasterMIP`) choosing ``terms``."""
+        return cls(terms=terms, iterations=run.iterations, pool_size=len(run.pool), lp_objective=run.lp.objective,
+                   lp_bound=run.lp_bound, certified=run.certified, mip_objective=mip.objective,
+                   mip_bound=mip.bound, mip_gap=mip.gap, mip_status=mip.status, solver=run.lp.solver,
+                   seconds=seconds, pricing_seconds=run.pricing_seconds, mip_seconds=mip.seconds,
+                   history=run.history, pool=list(run.pool.terms))
+
     def report(self) -> dict:
         """The statistics as a flat dict (the estimator's ``lp_result_``).
 
@@ -225,7 +235,7 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
                  weights=None, literal_cost=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                  mip_time_limit: float | None = 2.0, heuristic_width: int = 10, beam_width: int = 0,
                  beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True,
-                 initial_terms=()) -> ColumnGenerationFit:
+                 initial_terms=(), problem: RuleSetProblem | None = None) -> ColumnGenerationFit:
     """Learn a DNF rule set (OR of conjunctions) by column generation with exact pricing.
 
     Parameters
@@ -276,6 +286,11 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Conjunctions in the pool from the start (a warm start, e.g. the ``pool`` of a fit of
         the same literals at another lam); the pricing still certifies the end as without them.
 
+    problem : RuleSetProblem, optional
+        A prebuilt instance (e.g. from counts,
+        :func:`~logicrules.lp.colgen_rows.rule_set_problem_from_counts`); then A, y, lam,
+        sample_weight, weights, budget and literal_cost are ignored and may be None.
+
     Returns
     -------
     ColumnGenerationFit
@@ -297,8 +312,9 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
             raise ValueError(f"{name} must be an integer >= 0, got {value!r}")
     beam_max_size = int(max_size) + 2 if beam_max_size is None else int(beam_max_size)
-    problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget,
-                                     literal_cost=literal_cost)
+    if problem is None:
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget,
+                                         literal_cost=literal_cost)
 
     def price(mu, nu):
         return price_exact(problem, mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
@@ -320,12 +336,7 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
                            time_limit=time_limit, heuristic=heuristic, beam=beam, initial_terms=initial_terms)
     mip = solve_master_mip(run.pool, solver=solver, time_limit=mip_time_limit, lp=run.lp)
     terms = [np.array(run.pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]
-    return ColumnGenerationFit(terms=terms, iterations=run.iterations, pool_size=len(run.pool),
-                               lp_objective=run.lp.objective, lp_bound=run.lp_bound, certified=run.certified,
-                               mip_objective=mip.objective, mip_bound=mip.bound, mip_gap=mip.gap,
-                               mip_status=mip.status, solver=run.lp.solver, seconds=time.perf_counter() - start,
-                               pricing_seconds=run.pricing_seconds, mip_seconds=mip.seconds, history=run.history,
-                               pool=list(run.pool.terms))
+    return ColumnGenerationFit.from_run(run, mip, terms, time.perf_counter() - start)
 
 
 def learn_cnf_cg(A, y, lam: float, *, weights=None, **options) -> ColumnGenerationFit:

@@ -25,12 +25,14 @@ from logicrules.base import RuleClassifier
 from logicrules.progress import progress_bar
 from logicrules.checklist import at_least
 from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
-from logicrules.lp.colgen import learn_cnf_cg, learn_dnf_cg
+from logicrules.lp.colgen import learn_dnf_cg
+from logicrules.lp.master import build_rule_set_problem
+from logicrules.lp.colgen_rows import learn_dnf_cg_sampled, rule_set_problem_from_counts
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts
 from logicrules.lp.data import clause_problem, distinct_rows_bytes, merged_data
-from logicrules.lp.rules import learn_cnf, learn_dnf, learn_m_of_n, solve_clause
+from logicrules.lp.rules import _sampling_fraction, learn_cnf, learn_dnf, learn_m_of_n, solve_clause
 from logicrules.lp.solvers import SOLVERS
 from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
@@ -98,12 +100,15 @@ class LPRuleClassifier(RuleClassifier):
         Safe column screening before each solve (never changes the optimum).
     row_sampling : None, "auto" or float, default None
         Solve through a sample of the constraint rows (exact): a fraction in (0, 1], or "auto"
-        (10% when there are more than 5000 of them). Each clause LP is solved on the sample,
-        its dual extended to screen the columns, and the full LP solved by row generation from
-        the sample (:func:`~logicrules.lp.sampling.solve_with_row_sampling`). Used by "or",
-        "and" and ``method="covering"``; not by ``method="cg"`` or "m_of_n". On dask data the
-        clause LPs always go through a row sample drawn in the partitions: this fraction, or by
-        default 10% of the rows, at most 100,000 (:mod:`logicrules.lp.dask_fit`).
+        (10% when there are more than 5000 of them). Each clause LP ("or", "and",
+        ``method="covering"``) is solved on the sample, its dual extended to screen the columns,
+        and the full LP solved by row generation from the sample
+        (:func:`~logicrules.lp.sampling.solve_with_row_sampling`). With ``method="cg"`` the
+        master LP of column generation is solved on the sample, rows its solution leaves short
+        of covered join it, and the LP bound is certified over all rows as without sampling
+        (:func:`~logicrules.lp.colgen_rows.learn_dnf_cg_sampled`). Not used by "m_of_n". On
+        dask data the clause LPs always go through a row sample drawn in the partitions: this
+        fraction, or by default 10% of the rows, at most 100,000 (:mod:`logicrules.lp.dask_fit`).
     rounding : {"threshold", "exact"}, default "threshold"
         "threshold": best threshold of the LP solution (or greedy cover when better); "exact":
         solve the integer program.
@@ -277,8 +282,9 @@ class LPRuleClassifier(RuleClassifier):
         """Set ``lp_result_`` (and ``m_``, ``checklist_`` for m-of-n) from the fits of the learned
         structure and return its formula over ``names``."""
         if self._column_generation():
+            rows = [h["rows"] for h in fits[0].history if "rows" in h]  # the master's rows when sampled
             self.lp_result_ = {**fits[0].report(), "n_columns": len(names), "objective": objective,
-                               "seconds": seconds}
+                               "seconds": seconds, "rows_sampled": rows[-1] if rows else None}
             return _to_formula(self.rule, structure, names)
         results = [f.result for f in fits if hasattr(f, "result")]
         self.lp_result_ = {
@@ -330,6 +336,8 @@ class LPRuleClassifier(RuleClassifier):
             fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
         self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
+        if self._column_generation():
+            return self._learn_cg(self._rule_set_problem(counts, lam_abs, weights, negated), initial_terms)
         return self._learn_merged(*merged_data(counts), lam_abs, weights, negated, initial_terms)
 
     def _learn_merged(self, Xb: np.ndarray, y: np.ndarray, sw: np.ndarray, lam_abs: float, weights,
@@ -338,13 +346,11 @@ class LPRuleClassifier(RuleClassifier):
         (:func:`~logicrules.lp.data.merged_data`); ``lam_abs`` the cost of one literal in errors."""
         options = self._solve_options()
         if self._column_generation():
-            learner = learn_dnf_cg if self.rule == "dnf" else learn_cnf_cg
-            literal_cost = None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
-            fit = learner(Xb, y, lam_abs, weights=weights, sample_weight=sw, max_size=int(self.max_term_size),
-                          literal_cost=literal_cost, initial_terms=initial_terms,
-                          budget=self.budget, solver=self.solver, time_limit=self.time_limit,
-                          mip_time_limit=CG_MIP_SECONDS if self.time_limit is None else self.time_limit)
-            return fit.terms, [fit]
+            cnf = self.rule == "cnf"
+            problem = build_rule_set_problem(~Xb if cnf else Xb, ~y if cnf else y, lam_abs, sample_weight=sw,
+                                             weights=(weights[1], weights[0]) if cnf else weights,
+                                             budget=self.budget, literal_cost=self._literal_cost(lam_abs, negated))
+            return self._learn_cg(problem, initial_terms)
         if self.rule in ("dnf", "cnf"):
             learner = learn_dnf if self.rule == "dnf" else learn_cnf
             fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, sample_weight=sw, **options)
@@ -352,6 +358,30 @@ class LPRuleClassifier(RuleClassifier):
         fit = learn_m_of_n(Xb, y, lam_abs, max_m=int(self.max_m), weights=weights, rounding=self.rounding,
                            time_limit=self.time_limit, sample_weight=sw)
         return (fit.columns, fit.m), [fit]
+
+    def _literal_cost(self, lam_abs: float, negated: np.ndarray | None) -> np.ndarray | None:
+        return None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
+
+    def _rule_set_problem(self, counts: ContextCounts, lam_abs: float, weights: tuple[float, float],
+                          negated: np.ndarray | None):
+        """Column generation's instance from the counts' distinct rows (a CNF: the DNF of the
+        complemented literals for class 0)."""
+        cnf = self.rule == "cnf"
+        return rule_set_problem_from_counts(counts, lam_abs, weights=(weights[1], weights[0]) if cnf else weights,
+                                            budget=self.budget, literal_cost=self._literal_cost(lam_abs, negated),
+                                            complement=cnf)
+
+    def _learn_cg(self, problem, initial_terms=()):
+        """Column generation on an instance, its master on a row sample when ``row_sampling`` asks."""
+        options = {"max_size": int(self.max_term_size), "solver": self.solver, "time_limit": self.time_limit,
+                   "mip_time_limit": CG_MIP_SECONDS if self.time_limit is None else self.time_limit,
+                   "initial_terms": initial_terms}
+        fraction = _sampling_fraction(self.row_sampling, problem.A_pos.shape[0])
+        if fraction is not None and problem.A_pos.shape[0] > 1:
+            fit = learn_dnf_cg_sampled(problem, row_sampling=fraction, random_state=self.random_state, **options)
+        else:
+            fit = learn_dnf_cg(None, None, problem.lam, problem=problem, **options)
+        return fit.terms, [fit]
 
     def _block_rows(self, n_attributes: int) -> int:
         """Rows counted at once: about four bytes per cell are unpacked while a block's distinct
