@@ -24,9 +24,6 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
-import os
-import platform
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -48,6 +45,8 @@ from logicrules.lp.model import build_problem
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening
 from logicrules.lp.solvers import solve_problem
+
+import report_common
 
 DATASETS = ("ionosphere", "bupa_liver", "parkinsons", "pima_diabetes", "sonar", "blood_transfusion", "wdbc",
             "tic_tac_toe", "banknote_authentication", "mushroom", "heloc", "magic_gamma", "adult")
@@ -205,18 +204,11 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None, help="also write the markdown tables to this file")
     args = parser.parse_args(argv)
-    data_dir = Path(args.data_dir)
-    if not data_dir.exists():
-        data_dir = Path(__file__).resolve().parent.parent / args.data_dir
+    data_dir = report_common.data_dir(args.data_dir)
     folds = args.folds or (3 if args.quick else 10)
     max_rows = args.max_rows or (3000 if args.quick else None)
-
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
-    sections = [f"# Boolean group-testing LP rules: results\n\nCommand: `python benchmarks/lp_rules.py "
-                f"{' '.join(argv if argv is not None else sys.argv[1:])}`  \nMachine: {platform.platform()}, "
-                f"{os.cpu_count()} CPUs; numpy {np.__version__}, python {platform.python_version()}."]
+    log = report_common.log
+    sections = ["# Boolean group-testing LP rules: results\n\n" + report_common.header("lp_rules.py", argv)]
     if not args.skip_accuracy:
         rows = []
         for name in args.datasets:
@@ -249,10 +241,7 @@ def main(argv=None) -> int:
             "columns priced back in until the dual is feasible (exact optimum of the full LP); + sampling: "
             "LP on 10% of the positive rows, dual extended by H2 and polished, then the same. "
             "Every mode returns the optimum of the full LP.\n\n" + _markdown_speed(rows))
-    text = "\n\n".join(sections) + "\n"
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    report_common.emit("\n\n".join(sections) + "\n", args.out)
     return 0
 
 

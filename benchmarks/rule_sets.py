@@ -46,8 +46,6 @@ import argparse
 import csv
 import importlib.util
 import json
-import platform
-import sys
 import time
 import warnings
 from pathlib import Path
@@ -60,6 +58,8 @@ from logicrules.datasets import list_datasets, load_csv, load_dataset
 from logicrules.fca.premise.estimator import OptimalPremiseClassifier
 from logicrules.formula import conjunction
 from logicrules.lp.estimator import LPRuleClassifier
+
+import report_common
 
 DATASETS = ("breast_cancer_wisconsin", "hepatitis", "heart_disease_kaggle", "congressional_voting", "ionosphere",
             "pima_diabetes", "blood_transfusion", "bupa_liver", "parkinsons", "banknote_authentication", "sonar",
@@ -310,14 +310,10 @@ def main(argv=None) -> int:
         order = [m for m in METHODS if any(r["method"] == m for r in records)]
         print(_table(records, order) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records))
         return 0
-    data_dir = Path(args.data_dir)
-    if not data_dir.exists():
-        data_dir = Path(__file__).resolve().parent.parent / args.data_dir
+    data_dir = report_common.data_dir(args.data_dir)
     methods = [m for m in args.methods if available(m)]
     missing = [m for m in args.methods if m not in methods]
-
-    def log(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
+    log = report_common.log
 
     def record_log(record: dict) -> None:
         if args.records:
@@ -332,16 +328,12 @@ def main(argv=None) -> int:
         X, y = load(name, data_dir)
         log(f"{name}: {len(y)} complete rows, {X.shape[1]} columns, {int(y.sum())} positives")
         records += run_dataset(name, X, y, methods, args.folds, log, args.max_folds, record_log)
-    text = (f"Command: `python benchmarks/rule_sets.py {' '.join(argv if argv is not None else sys.argv[1:])}`  \n"
-            f"Machine: {platform.platform()}, {os.cpu_count()} CPUs; python {platform.python_version()}, "
-            f"numpy {np.__version__}, pandas {pd.__version__}."
+    text = (report_common.header("rule_sets.py", argv)
             + (f" Not installed, so not run: {', '.join(missing)}." if missing else "")
             + f"\n\nMean over {args.max_folds or args.folds} of the {args.folds} folds of accuracy / conditions / "
               "fit seconds (wall) / fit seconds (CPU):\n\n"
             + _table(records, methods) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records) + "\n")
-    print(text)
-    if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+    report_common.emit(text, args.out)
     return 0
 
 

@@ -130,6 +130,8 @@ def main() -> None:
     parser.add_argument("--ideal-columns", type=int, default=20)
     parser.add_argument("--learners", nargs="*", default=list(LEARNERS), choices=list(LEARNERS))
     parser.add_argument("--real", nargs="*", default=list(REAL))
+    parser.add_argument("--real-learners", nargs="*", default=list(REAL_LEARNERS), choices=list(REAL_LEARNERS),
+                        help="learners run on the real datasets (default: all)")
     parser.add_argument("--data-dir", default="../shared/datasets")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--memory-limit", help="memory_limit of every learner (default: theirs, 2 GiB)")
@@ -162,7 +164,7 @@ def main() -> None:
             print(_line(learner, n, result, exponent), flush=True)
             previous = result
     for dataset in args.real:
-        for learner in REAL_LEARNERS:
+        for learner in args.real_learners:
             spec = {"kind": "real", "learner": learner, "dataset": dataset, "data_dir": args.data_dir,
                     "memory_limit": args.memory_limit}
             result = measure(spec, args.timeout)
