@@ -159,13 +159,13 @@ def test_lam_cv_with_column_generation_warm_starts(rule, monkeypatch):
     y = ((X[:, 0] & X[:, 1]) | X[:, 2]).astype(int)
     y[:6] = 1 - y[:6]
     starts = []
-    learn = estimator.learn_dnf_cg if rule == "dnf" else estimator.learn_cnf_cg
+    learn = estimator.learn_dnf_cg  # a CNF too: the DNF of the complemented literals
 
     def spy(*args, initial_terms=(), **kwargs):
         starts.append(len(initial_terms))
         return learn(*args, initial_terms=initial_terms, **kwargs)
 
-    monkeypatch.setattr(estimator, "learn_dnf_cg" if rule == "dnf" else "learn_cnf_cg", spy)
+    monkeypatch.setattr(estimator, "learn_dnf_cg", spy)
     clf = LPRuleClassifier(binarizer="passthrough", rule=rule, lam="cv", random_state=0).fit(X, y)
     assert clf.lam_ in LAM_GRID and clf.lp_result_["certified"]
     assert len(starts) == 3 * len(LAM_GRID) + 1
