@@ -26,7 +26,6 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse
 
 from logicrules.lp.master import RuleSetProblem, conjunction_extents
 from logicrules.lp.solvers import _row_groups
@@ -98,7 +97,7 @@ def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
     X = np.vstack([problem.A_pos[keep][:, literals], problem.A_neg[:, literals]])
     signed = np.concatenate([mu[keep], -problem.neg_weight])
     if X.shape[0] > 1:
-        groups = _row_groups(sparse.csr_array(X))
+        groups = _row_groups(X)  # dense rows as they are: no CSR copy
         if groups is not None:
             first, inverse, _ = groups
             X, signed = X[first], np.bincount(inverse, weights=signed, minlength=first.size)
