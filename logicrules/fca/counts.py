@@ -573,6 +573,9 @@ def _type_histogram(block: RowBlock, columns: np.ndarray):
         weights = None if weights is None else weights[real]
     keys, inverse = np.unique(codes, return_inverse=True)
     summed = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
+    if weights is not None:  # rows of weight 0 realize no type, as in the dense histogram
+        keep = summed != 0
+        keys, summed = keys[keep], summed[keep]
     types, type_index = np.unique(keys // K, return_inverse=True)
     table = np.zeros((K, types.size), dtype=np.float64 if weights is not None else np.int64)
     np.add.at(table, (keys % K, type_index), summed.astype(table.dtype, copy=False))
