@@ -18,7 +18,7 @@ Examples
 >>> K = FormalContext(np.array([[1, 0, 1], [1, 0, 0], [1, 1, 1], [0, 0, 1]], dtype=bool))
 >>> rows = type_rows(K, np.array([1, 1, 0, 1]), 2, [0, 1])   # the types of a0, a1
 >>> rows.context.to_dense().astype(int).tolist(), rows.classes.tolist(), rows.counts.tolist()
-([[0, 0, 0], [1, 1, 0], [1, 0, 0]], [1, 0, 1], [1, 1, 2])
+([[1, 1, 0], [0, 0, 0], [1, 0, 0]], [0, 1, 1], [1, 1, 2])
 """
 
 from __future__ import annotations
