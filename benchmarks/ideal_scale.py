@@ -14,7 +14,8 @@ binarizer, validation split, three scorers, l = 1..10). For each size, in a fres
   precomputed as int64 (the least a histogram can cost); ``ratio`` is Algorithm 1 over it.
 
 Algorithm 1 and the bincount are timed as the best of ``--repeat`` runs (CPU time; the machine
-may be shared). Prints one markdown table.
+may be shared: ``load`` is the 1-minute load average when the row started). Prints one markdown
+table.
 
 Examples
 --------
@@ -101,13 +102,14 @@ def main() -> None:
         spec = json.loads(args.case)
         print(json.dumps(run_case(spec["n"], args.columns, args.k, args.repeat)))
         return
-    print(f"| rows | fit wall s | fit CPU s | RSS before fit MB | peak RSS MB | Algorithm 1 (k={args.k}) CPU s "
-          "| bincount CPU s | ratio | Algorithm 1 wall s | bincount wall s | rule |")
-    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print(f"| rows | load | fit wall s | fit CPU s | RSS before fit MB | peak RSS MB | Algorithm 1 (k={args.k}) "
+          "CPU s | bincount CPU s | ratio | Algorithm 1 wall s | bincount wall s | rule |")
+    print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for size in args.sizes:
         n = int(size)
         command = [sys.executable, __file__, "--case", json.dumps({"n": n}), "--columns", str(args.columns),
                    "--k", str(args.k), "--repeat", str(args.repeat)]
+        load = os.getloadavg()[0]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=args.timeout, env=os.environ)
         except subprocess.TimeoutExpired:
@@ -117,7 +119,7 @@ def main() -> None:
             print(f"| {n:,} | failed: {(done.stderr.strip().splitlines() or ['?'])[-1][:100]} |")
             continue
         r = json.loads(done.stdout.strip().splitlines()[-1])
-        print(f"| {n:,} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['rss_before']:.0f} | {r['peak']:.0f} "
+        print(f"| {n:,} | {load:.1f} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['rss_before']:.0f} | {r['peak']:.0f} "
               f"| {r['alg_cpu']:.4f} | {r['bin_cpu']:.4f} | {r['alg_cpu'] / r['bin_cpu']:.2f} "
               f"| {r['alg_wall']:.4f} | {r['bin_wall']:.4f} | {r['rule']} |", flush=True)
 

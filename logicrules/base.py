@@ -434,7 +434,9 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
 
         ``conditions``: attribute name -> Condition of the literals (the fitted binarizer's when
         None); a per-class rule of a multiclass model gets its model's. ``row_counts``: how many
-        identical training rows each row of ``Xb`` stands for (default one each).
+        identical training rows each row of ``Xb`` stands for (default one each); the cell
+        counts are then weighted by ``weights`` when given (the summed weights of those rows),
+        else by ``row_counts``.
         """
         if not isinstance(formula, Formula):
             raise TypeError(f"_fit_formula must return a Formula, got {type(formula).__name__}")
@@ -449,7 +451,7 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
         self.rules_ = self._rules_frame(Xb, y, row_counts)
         masks, sides, rest_side = self._cells(Xb)
         y_index = y.astype(np.intp)
-        if row_counts is not None:
+        if row_counts is not None and weights is None:
             weights = np.asarray(row_counts, dtype=np.float64)
         counts = probability.cell_counts(masks, y_index, 2, weights)
         # the rest cell holds the rows matched by no cell on the side the rule predicts for them

@@ -110,7 +110,7 @@ def _brackets(sample: np.ndarray, n_present: np.ndarray) -> tuple[np.ndarray, np
     return lo, hi
 
 
-def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 14,
+def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 12,
                  seed: int = 0) -> ColumnStats:
     """The :class:`ColumnStats` of a numeric table, reading it in chunks of rows.
 
@@ -120,7 +120,7 @@ def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 14,
         Numeric values (NaN for missing), converted to float64 one chunk at a time.
     rows : ndarray of bool, shape (n,), optional
         Only these rows are counted (the training part of a split), without copying them out.
-    chunk_rows : int, default 16384
+    chunk_rows : int, default 4096
         Rows read at once: memory is about ``chunk_rows x k x 8`` bytes times a few temporaries,
         plus the values inside the median brackets (a few percent of one column at most).
     seed : int, default 0
@@ -154,28 +154,32 @@ def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 14,
     zeros = np.zeros(k, dtype=np.int64)
     n_missing, n_inf, n_below, n_inside = zeros.copy(), zeros.copy(), zeros.copy(), zeros.copy()
     low, high = np.full(k, np.inf), np.full(k, -np.inf)
-    inside: list[list[np.ndarray]] = [[] for _ in range(k)]
+    inside: list[np.ndarray] = []  # per chunk the values inside the brackets, grouped by column
+    inside_counts: list[np.ndarray] = []
     lo_, hi_ = lo[:, None], hi[:, None]
     for chunk in _chunks(X, rows, chunk_rows):
         if not chunk.shape[0]:
             continue
+        with np.errstate(over="ignore", invalid="ignore"):
+            clean = bool(np.isfinite(chunk.sum()))  # no NaN, no infinity (or an overflow)
         ct = np.ascontiguousarray(chunk.T)  # (k, rows): every reduction below runs along rows
-        finite = np.isfinite(ct)
-        if not finite.all():
+        if clean:
+            np.minimum(low, ct.min(axis=1), out=low)
+            np.maximum(high, ct.max(axis=1), out=high)
+        else:
             n_missing += np.count_nonzero(np.isnan(ct), axis=1)
             n_inf += np.count_nonzero(np.isinf(ct), axis=1)
-        np.fmin(low, np.fmin.reduce(ct, axis=1), out=low)
-        np.fmax(high, np.fmax.reduce(ct, axis=1), out=high)
+            np.fmin(low, np.fmin.reduce(ct, axis=1), out=low)
+            np.fmax(high, np.fmax.reduce(ct, axis=1), out=high)
         below = ct < lo_
         n_below += np.count_nonzero(below, axis=1)
         keep = ct <= hi_
-        keep &= ~below  # NaN is neither below lo nor at most hi
+        keep ^= below  # below lo implies at most hi; NaN is neither
         counts = np.count_nonzero(keep, axis=1)
         n_inside += counts
-        values = ct[keep]  # grouped by column
-        for j, part in enumerate(np.split(values, np.cumsum(counts)[:-1])):
-            if part.size:
-                inside[j].append(part)
+        inside.append(ct[keep])  # grouped by column
+        inside_counts.append(counts)
+    per_column = _group_by_column(inside, inside_counts, k)
     n_present = n_rows - n_missing
     median = np.full(k, np.nan)
     above = np.full(k, np.nan)
@@ -185,7 +189,7 @@ def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 14,
         if n_present[j] == 0:
             low[j] = high[j] = np.nan
             continue
-        values = np.concatenate(inside[j]) if inside[j] else np.zeros(0)
+        values = per_column[j]
         n_over = n_present[j] - n_below[j] - values.size  # present values above the bracket
         found = _middle(values, first[j] - n_below[j], second[j] - n_below[j], n_over)
         if found is None:  # the bracket missed the middle or the next value up: exactly
@@ -205,6 +209,18 @@ def column_stats(X, rows: np.ndarray | None = None, chunk_rows: int = 1 << 14,
             n_zeros[unit] += np.count_nonzero(part == 0.0, axis=0)
     return ColumnStats(n_rows, n_missing, n_inf, n_ones, n_zeros, low, high, median, above,
                        n_at_least, n_above)
+
+
+def _group_by_column(parts: list[np.ndarray], counts: list[np.ndarray], k: int) -> list[np.ndarray]:
+    """The values of each column from chunks of values grouped by column (``counts[c][j]`` values
+    of column ``j`` in chunk ``c``), in chunk order."""
+    if not parts:
+        return [np.zeros(0) for _ in range(k)]
+    values = np.concatenate(parts)
+    sizes = np.stack(counts)  # (chunks, k)
+    column = np.repeat(np.tile(np.arange(k, dtype=np.int16), len(parts)), sizes.ravel())
+    values = values[np.argsort(column, kind="stable")]
+    return np.split(values, np.cumsum(sizes.sum(axis=0))[:-1])
 
 
 def _middle(values: np.ndarray, a: int, b: int, n_over: int):

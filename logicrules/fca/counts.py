@@ -74,6 +74,10 @@ _CELL_CODES = 1 << 22
 _T7 = np.uint64(0x00AA00AA00AA00AA)
 _T14 = np.uint64(0x0000CCCC0000CCCC)
 _T28 = np.uint64(0x00000000F0F0F0F0)
+_BIT_STAGES = ((np.uint64(7), _T7), (np.uint64(14), _T14), (np.uint64(28), _T28))
+# The same transpose one level up: byte b of word j <-> byte j of word b, across 8 words.
+_BYTE_STAGES = ((1, np.uint64(8), np.uint64(0x00FF00FF00FF00FF)), (2, np.uint64(16), np.uint64(0x0000FFFF0000FFFF)),
+                (4, np.uint64(32), np.uint64(0x00000000FFFFFFFF)))
 
 
 # --------------------------------------------------------------------------------- blocks
@@ -94,6 +98,8 @@ class RowBlock:
         Row weights; None counts every row once (exact integer counts).
     n_classes : int
         Number of classes (rows of every per-class result).
+    packed_classes : ndarray of uint64, shape (n_classes, W), optional
+        :meth:`class_bits`, when the source has them packed already.
 
     Examples
     --------
@@ -107,6 +113,7 @@ class RowBlock:
     labels: np.ndarray
     weights: np.ndarray | None
     n_classes: int
+    packed_classes: np.ndarray | None = None
 
     @classmethod
     def from_dense(cls, X: ArrayLike, labels: ArrayLike, weights: ArrayLike | None = None,
@@ -138,6 +145,8 @@ class RowBlock:
 
     def class_bits(self) -> np.ndarray:
         """Bitset of each class's rows, uint64 of shape (n_classes, W)."""
+        if self.packed_classes is not None:
+            return self.packed_classes
         onehot = self.labels[None, :] == np.arange(self.n_classes)[:, None]
         return bitset.pack(onehot)
 
@@ -468,25 +477,107 @@ def _gram(block: RowBlock) -> np.ndarray:
     return out
 
 
+def _row_bytes(words: np.ndarray) -> np.ndarray:
+    """The bytes of every row from groups of 8 packed columns, in a fixed order of the rows.
+
+    ``words`` (g, 8, W) holds g groups of 8 bitsets over ``64 W`` rows; it is overwritten. Byte
+    ``b`` of word ``m`` of a column holds rows ``64 m + 8 b .. 64 m + 8 b + 7``. An 8x8 transpose
+    of bytes across the 8 words of a group (byte ``b`` of word ``j`` <-> byte ``j`` of word
+    ``b``), then one of bits inside every word, leave in byte ``(b, m, i)`` the group's 8 bits of
+    row ``64 m + 8 b + i``: returns uint8 (g, 64 W) in that order, the same for every group
+    (:func:`_row_order` permutes per-row arrays alike).
+    """
+    g, _, width = words.shape
+    t = np.empty((g, width), dtype=np.uint64)
+    for d, shift, mask in _BYTE_STAGES:
+        for j in range(8):
+            if j & d:
+                continue
+            a, b = words[:, j], words[:, j + d]
+            np.right_shift(a, shift, out=t)
+            t ^= b
+            t &= mask
+            b ^= t
+            np.left_shift(t, shift, out=t)
+            a ^= t
+    flat = words.reshape(-1)
+    t, u = np.empty_like(flat), np.empty_like(flat)
+    for shift, mask in _BIT_STAGES:
+        np.right_shift(flat, shift, out=t)
+        t ^= flat
+        t &= mask
+        flat ^= t
+        np.left_shift(t, shift, out=u)
+        flat ^= u
+    return words.view(np.uint8).reshape(g, -1)
+
+
+def _row_order(values: np.ndarray, width: int) -> np.ndarray:
+    """Per-row values (n <= 64 ``width``, padded with zeros) in the row order of :func:`_row_bytes`."""
+    padded = np.zeros(64 * width, dtype=values.dtype)
+    padded[:values.size] = values
+    return padded.reshape(width, 8, 8).transpose(1, 0, 2).reshape(-1)
+
+
+def _unordered_type_codes(bits: np.ndarray, columns: np.ndarray, low: np.ndarray | None = None) -> np.ndarray:
+    """Type codes of the ``64 W`` rows of packed ``bits`` (m, W) over ``columns`` (bit ``j`` is
+    ``columns[j]``; with ``low``, a packed column (W,) placed at bit 0 and the others one up; at
+    most 63 bits), in the row order of :func:`_row_bytes`: uint8 up to 8 bits, uint16 up to 16,
+    else intp."""
+    k = len(columns) + (low is not None)
+    width = bits.shape[1]
+    if k == 0:
+        return np.zeros(64 * width, dtype=np.uint8)
+    groups = -(-k // 8)
+    words = np.zeros((groups, 8, width), dtype=np.uint64)
+    flat = words.reshape(groups * 8, width)
+    if low is not None:
+        flat[0] = low
+    np.take(bits, columns, axis=0, out=flat[k - len(columns):k])
+    row_bytes = _row_bytes(words)
+    if groups == 1:
+        return row_bytes[0]
+    if groups == 2:  # the two bytes of every row side by side: its code as a little-endian uint16
+        pairs = np.empty((row_bytes.shape[1], 2), dtype=np.uint8)
+        pairs[:, 0] = row_bytes[0]
+        pairs[:, 1] = row_bytes[1]
+        return pairs.view("<u2").reshape(-1)
+    codes = row_bytes[groups - 1].astype(np.intp)
+    for group in range(groups - 2, -1, -1):
+        codes <<= 8
+        codes |= row_bytes[group]
+    return codes
+
+
 def _type_histogram(block: RowBlock, columns: np.ndarray):
     k, K = len(columns), block.n_classes
-    selected = block.bits[columns]
-    if K == 2:  # the positive class as bit 0 of the code: one transpose pass, no extra arithmetic
-        codes = type_codes_from_bits(selected, block.n_rows, low=block.class_bits()[1])
+    width = block.bits.shape[1]
+    padding = 64 * width - block.n_rows  # rows past the end: every bit zero, code 0, label 0
+    if K == 2:  # the positive class as bit 0 of the code
+        codes = _unordered_type_codes(block.bits, columns, low=block.class_bits()[1])
     else:
-        codes = type_codes_from_bits(selected, block.n_rows) * K + block.labels
+        codes = _unordered_type_codes(block.bits, columns).astype(np.intp) * K
+        codes += _row_order(block.labels, width)
+    weights = None if block.weights is None else _row_order(block.weights, width)
     size = (1 << k) * K
     if k <= _MAX_DENSE_TYPE_FEATURES and size <= max(_MIN_DENSE_BINS, 4 * block.n_rows):
-        if block.weights is None:
+        if weights is None:
             hist = np.bincount(codes, minlength=size).astype(np.int64, copy=False)
+            hist[0] -= padding
         else:
-            hist = np.bincount(codes, weights=block.weights, minlength=size)
+            hist = np.bincount(codes, weights=weights, minlength=size)
         return _DenseHistogram(np.ascontiguousarray(hist.reshape(1 << k, K).T))
+    if padding:  # the block's own rows only
+        real = _row_order(np.ones(block.n_rows, dtype=bool), width)
+        codes = codes[real]
+        weights = None if weights is None else weights[real]
     keys, inverse = np.unique(codes, return_inverse=True)
-    w = None if block.weights is None else block.weights
-    summed = np.bincount(inverse.reshape(-1), weights=w, minlength=keys.size)
+    summed = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
+    if weights is not None:  # rows of weight 0 realize no type, as in the dense histogram
+        keep = summed != 0
+        keys, summed = keys[keep], summed[keep]
     types, type_index = np.unique(keys // K, return_inverse=True)
-    table = np.zeros((K, types.size), dtype=np.float64 if w is not None else np.int64)
+    table = np.zeros((K, types.size), dtype=np.float64 if weights is not None else np.int64)
     np.add.at(table, (keys % K, type_index), summed.astype(table.dtype, copy=False))
     return _SparseHistogram(types.astype(np.int64), table)
 
@@ -818,6 +909,7 @@ class ContextCounts(Counts):
         super().__init__(context.attributes, n_classes)
         self._labels, self._weights = _check_rows(labels_arr, weights, n, self._n_classes)
         self._bits = context.bits
+        self._class_bits: np.ndarray | None = None
         self._n = n
         self._block_rows = max(64, -(-int(block_rows) // 64) * 64)
 
@@ -836,11 +928,14 @@ class ContextCounts(Counts):
         return self._labels
 
     def _blocks(self) -> Iterator[RowBlock]:
+        if self._class_bits is None:  # packed once, read by every pass
+            self._class_bits = bitset.pack(self._labels[None, :] == np.arange(self._n_classes)[:, None])
         for start in range(0, self._n, self._block_rows):
             stop = min(self._n, start + self._block_rows)
             w = None if self._weights is None else self._weights[start:stop]
-            yield RowBlock(self._bits[:, start // 64:-(-stop // 64)], stop - start,
-                           self._labels[start:stop], w, self._n_classes)
+            words = slice(start // 64, -(-stop // 64))
+            yield RowBlock(self._bits[:, words], stop - start, self._labels[start:stop], w, self._n_classes,
+                           self._class_bits[:, words])
 
 
 class ChunkedCounts(Counts):

@@ -928,36 +928,45 @@ class _BaseBinarizer(TransformerMixin, BaseEstimator):
 
     def _evaluate_numeric(self, source: Any, rows: slice, positions: np.ndarray) -> np.ndarray:
         """:meth:`_evaluate` (with its checks) of a chunk of a numeric table, all attributes at
-        once and transposed: bool (n_attributes, rows), one comparison per operator over the
-        chunk's columns laid out contiguously."""
+        once and transposed: bool (n_attributes, rows).
+
+        The comparisons run on the chunk as it is laid out (rows x columns) and only their
+        booleans are transposed (one byte per cell, not eight). The missing and infinite values
+        are looked for only when the chunk's sum is not finite (overflow included)."""
         from logicrules.fca.column_stats import _read
 
-        values = np.ascontiguousarray(_read(source, rows).T)  # (columns, rows)
+        values = _read(source, rows)  # (rows, columns)
         columns = list(self.column_kinds_)
         ops = [c.op for c in self.conditions_]
-        if not np.isfinite(values).all():
+        with np.errstate(over="ignore", invalid="ignore"):
+            clean = bool(np.isfinite(values.sum()))
+        if not clean:
             missing = np.isnan(values)
             if self.missing == "error" and missing.any():
-                self._missing_error([columns[j] for j in np.flatnonzero(missing.any(axis=1))])
+                self._missing_error([columns[j] for j in np.flatnonzero(missing.any(axis=0))])
             compared = np.unique(positions[[op != "is missing" for op in ops]])
-            infinite = np.isinf(values[compared]).any(axis=1)
+            infinite = np.isinf(values[:, compared]).any(axis=0)
             if infinite.any():
                 raise ValueError(f"Input contains infinity in column {columns[compared[infinite][0]]!r}")
-        out = np.empty((len(ops), values.shape[1]), dtype=bool)
+        out = np.empty((values.shape[0], len(ops)), dtype=bool)
         by_op: dict[str, list[int]] = {}
         for j, op in enumerate(ops):
             by_op.setdefault(op, []).append(j)
         for op, members in by_op.items():
-            same = len(members) == len(values) and np.array_equal(positions[members], np.arange(len(values)))
-            cells = values if same else values[positions[members]]  # one attribute per column: no copy
+            whole = len(members) == len(ops)  # one operator for all: write straight into out
+            target = out if whole else np.empty((values.shape[0], len(members)), dtype=bool)
+            same = len(members) == values.shape[1] and np.array_equal(positions[members], np.arange(values.shape[1]))
+            cells = values if same else values[:, positions[members]]  # one attribute per column: no copy
             if op == "is missing":
-                out[members] = np.isnan(cells)
+                np.isnan(cells, out=target)
             elif op == "is true":
-                out[members] = cells == 1.0
+                np.equal(cells, 1.0, out=target)
             else:
                 thresholds = np.array([self.conditions_[j].value for j in members], dtype=np.float64)
-                out[members] = _COMPARE[op](cells, thresholds[:, None])
-        return out
+                _COMPARE[op](cells, thresholds, out=target)
+            if not whole:
+                out[:, members] = target
+        return np.ascontiguousarray(out.T)
 
     def transform_context(self, X: Any, chunk_rows: int | None = None):
         """Binarize X into a :class:`~logicrules.fca.context.FormalContext`, chunk by chunk.

@@ -160,8 +160,56 @@ def _count_types(X: np.ndarray, y: np.ndarray, weights: np.ndarray | None = None
 
 
 # ------------------------------------------------------------------------------- the table
+class _TypeKeys:
+    """What a table of realized types knows from its ``features``, sorted ``keys`` and
+    ``counts`` alone: shared by :class:`TypeTable` and
+    :class:`~logicrules.ideal.multiclass.ClassTypeTable`."""
+
+    @property
+    def n_features(self) -> int:
+        """Number of features k = ``|S|``."""
+        return len(self.features)
+
+    @property
+    def n_types(self) -> int:
+        """Number of realized types."""
+        return len(self.keys)
+
+    @property
+    def n_rows(self) -> int | float:
+        """Number of training rows counted (their total weight when weighted)."""
+        return self.counts.sum().item()
+
+    def lookup(self, X: np.ndarray) -> np.ndarray:
+        """Index of each row's type in the table, -1 for types never seen in training.
+
+        Parameters
+        ----------
+        X : ndarray of bool, shape (n, k)
+            The rows restricted to :attr:`features`, in that order.
+        """
+        X = np.asarray(X)
+        if X.ndim != 2 or X.shape[1] != self.n_features:
+            raise ValueError(f"expected a matrix with {self.n_features} columns (the table's features), "
+                             f"got shape {X.shape}")
+        X = X.astype(bool, copy=False)
+        keys = type_codes(X) if self.n_features <= MAX_CODE_FEATURES else _row_keys(X)
+        if self.n_types == 0:
+            return np.full(len(keys), -1, dtype=np.int64)
+        index = np.searchsorted(self.keys, keys)
+        index = np.minimum(index, self.n_types - 1)
+        found = self.keys[index] == keys
+        return np.where(found, index, -1).astype(np.int64)
+
+    def _type_formulas(self, patterns: np.ndarray) -> list[Formula]:
+        """The full conjunction of every truth assignment (row of ``patterns``)."""
+        literals = [(Literal(f, negated=True), Literal(f)) for f in self.features]
+        return [conjunction(*(pair[bit] for pair, bit in zip(literals, pattern)))
+                for pattern in patterns.tolist()]
+
+
 @dataclass(frozen=True, eq=False)
-class TypeTable:
+class TypeTable(_TypeKeys):
     """The realized types of a set of boolean features, with their label counts.
 
     One row per type realized in the training data, sorted by type code (bit ``j`` of the code
@@ -206,21 +254,6 @@ class TypeTable:
     unseen: bool = False
 
     @property
-    def n_features(self) -> int:
-        """Number of features k = ``|S|``."""
-        return len(self.features)
-
-    @property
-    def n_types(self) -> int:
-        """Number of realized types."""
-        return len(self.counts)
-
-    @property
-    def n_rows(self) -> int | float:
-        """Number of training rows counted (their total weight when weighted)."""
-        return self.counts.sum().item()
-
-    @property
     def negatives(self) -> np.ndarray:
         """Negative training rows of each type."""
         return self.counts - self.positives
@@ -242,27 +275,6 @@ class TypeTable:
         least possible over S."""
         return np.where(self.predicted, self.negatives, self.positives).sum().item()
 
-    def lookup(self, X: np.ndarray) -> np.ndarray:
-        """Index of each row's type in the table, -1 for types never seen in training.
-
-        Parameters
-        ----------
-        X : ndarray of bool, shape (n, k)
-            The rows restricted to :attr:`features`, in that order.
-        """
-        X = np.asarray(X)
-        if X.ndim != 2 or X.shape[1] != self.n_features:
-            raise ValueError(f"expected a matrix with {self.n_features} columns (the table's features), "
-                             f"got shape {X.shape}")
-        X = X.astype(bool, copy=False)
-        keys = type_codes(X) if self.n_features <= MAX_CODE_FEATURES else _row_keys(X)
-        if self.n_types == 0:
-            return np.full(len(keys), -1, dtype=np.int64)
-        index = np.searchsorted(self.keys, keys)
-        index = np.minimum(index, self.n_types - 1)
-        found = self.keys[index] == keys
-        return np.where(found, index, -1).astype(np.int64)
-
     def predict(self, X: np.ndarray) -> np.ndarray:
         """The empirical ideal classifier on rows restricted to :attr:`features` (unseen types:
         :attr:`unseen`)."""
@@ -274,11 +286,6 @@ class TypeTable:
         """Training ratio ``c1 / c`` of each row's type, ``unseen`` for types not in the table."""
         index = self.lookup(X)
         return np.append(self.ratio, float(unseen))[index]
-
-    def _type_formulas(self, patterns: np.ndarray) -> list[Formula]:
-        literals = [(Literal(f, negated=True), Literal(f)) for f in self.features]
-        return [conjunction(*(pair[bit] for pair, bit in zip(literals, pattern)))
-                for pattern in patterns.tolist()]
 
     def to_formula(self) -> Formula:
         """The empirical ideal classifier as a formula.

@@ -40,7 +40,7 @@ import pandas as pd
 
 from logicrules import probability
 from logicrules.formula import Formula
-from logicrules.ideal.algorithm import TypeTable
+from logicrules.ideal.algorithm import TypeTable, _TypeKeys
 
 __all__ = ["ClassTypeTable", "class_priority", "majority_class"]
 
@@ -103,12 +103,13 @@ def majority_class(counts: np.ndarray, priority: np.ndarray) -> np.ndarray:
 
 
 @dataclass(frozen=True, eq=False)
-class ClassTypeTable:
+class ClassTypeTable(_TypeKeys):
     """The realized types of some boolean features with their per-class counts.
 
-    The multiclass counterpart of :class:`~logicrules.ideal.algorithm.TypeTable`: one column per
-    type realized in training, sorted by type code (bit ``j`` is ``features[j]``); a type
-    predicts :func:`majority_class` of its counts, an unseen type ``priority[0]``.
+    The multiclass counterpart of :class:`~logicrules.ideal.algorithm.TypeTable` (with which it
+    shares the lookup of types by key): one column per type realized in training, sorted by type
+    code (bit ``j`` is ``features[j]``); a type predicts :func:`majority_class` of its counts, an
+    unseen type ``priority[0]``.
 
     Attributes
     ----------
@@ -133,15 +134,6 @@ class ClassTypeTable:
         whose columns are ``features``."""
         return cls(tuple(features), np.asarray(histogram.keys, dtype=np.int64), np.asarray(histogram.counts),
                    np.asarray(priority, dtype=np.intp))
-
-    n_features = TypeTable.n_features
-    n_rows = TypeTable.n_rows
-    lookup = TypeTable.lookup
-
-    @property
-    def n_types(self) -> int:
-        """Number of realized types."""
-        return len(self.keys)
 
     @property
     def n_classes(self) -> int:
@@ -204,7 +196,7 @@ class ClassTypeTable:
         """One row per realized type: ``type``, ``count``, the count of each class (columns
         named after ``classes``, default the class indices) and the ``predicted`` class."""
         labels = list(range(self.n_classes)) if classes is None else list(classes)
-        frame = pd.DataFrame({"type": [str(f) for f in self.class_table(0)._type_formulas(self.patterns)],
+        frame = pd.DataFrame({"type": [str(f) for f in self._type_formulas(self.patterns)],
                               "count": self.counts.sum(axis=0)})
         for label, row in zip(labels, self.counts):
             frame[str(label)] = row

@@ -34,8 +34,34 @@ def appearance_codes(y: np.ndarray) -> np.ndarray:
     >>> appearance_codes(np.array(["b", "a", "b", "c"])).tolist()
     [0, 1, 0, 2]
     """
+    fast = _small_integer_appearance_codes(y)
+    if fast is not None:
+        return fast
     _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
     return np.argsort(np.argsort(first))[inverse.reshape(-1)]
+
+
+#: Widest range of integer labels coded without sorting (one pass per label value).
+_SMALL_RANGE = 64
+
+
+def _small_integer_appearance_codes(y: np.ndarray) -> np.ndarray | None:
+    """:func:`appearance_codes` of bool labels, or of integers in a small range, without the
+    sort of ``np.unique`` (a few passes over the labels); None for other labels."""
+    y = np.asarray(y)
+    if y.ndim != 1 or y.size == 0 or y.dtype.kind not in "biu":
+        return None
+    if y.dtype.kind == "b":
+        return (y != y[0]).astype(np.intp)
+    low, high = int(y.min()), int(y.max())
+    if high - low >= _SMALL_RANGE:
+        return None
+    shifted = (y - low).astype(np.intp)
+    present = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
+    first = np.array([np.argmax(shifted == v) for v in present])
+    code = np.zeros(high - low + 1, dtype=np.intp)
+    code[present] = np.argsort(np.argsort(first))
+    return code[shifted]
 
 
 def validation_mask(y: np.ndarray, validation_size: float, random_state: Any = None) -> np.ndarray:

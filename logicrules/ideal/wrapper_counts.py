@@ -54,7 +54,7 @@ def candidate_histograms(block: RowBlock, chosen: np.ndarray, candidates: np.nda
 def wrapper_path_from_counts(counts: Any, tables: Any, n_max: int, rule: Any, progress: Any = None) -> list[tuple]:
     """The wrapper path ``(l, "wrapper", columns, validation accuracy, training accuracy, types)``
     from counts of ``2K`` classes (``y + K valid``); ``tables`` the method's training tables."""
-    from logicrules.ideal.method import _decide, _histogram_accuracy, _n_classes
+    from logicrules.ideal.paths import _decide, _histogram_accuracy, _n_classes
 
     K = _n_classes(rule)
     totals = counts.class_totals()

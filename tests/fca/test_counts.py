@@ -188,3 +188,21 @@ def test_packed_rows_from_bits_is_packbits_of_the_rows(seed, n, m):
     X = np.random.default_rng(seed).random((n, m)) < 0.5
     got = packed_rows_from_bits(bitset.pack_columns(X), n)
     np.testing.assert_array_equal(got, np.packbits(X, axis=1, bitorder="little").reshape(n, -(-m // 8)))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 400), st.integers(0, 62), st.integers(1, 3), st.booleans(), st.sampled_from([64, 128, 1 << 18]),
+       st.integers(0, 2**32 - 1))
+def test_type_histogram_of_many_columns_equals_the_reference(n, k, K, weighted, block_rows, seed):
+    """Every code width (8, 16 and more bits, dense and sorted bins), blocks that end inside a
+    word, rows of weight zero, against the row-by-row reference."""
+    rng = np.random.default_rng(seed)
+    X = rng.random((n, 62)) < rng.choice([0.1, 0.5, 0.9])
+    labels = rng.integers(0, K, n)
+    weights = rng.integers(0, 5, n) / 4.0 if weighted else None
+    columns = list(rng.permutation(62)[:k])
+    counts = ContextCounts(FormalContext(X), labels, weights, n_classes=K, block_rows=block_rows)
+    hist = counts.type_histogram(columns)
+    keys, types = ref_types(X, labels, np.ones(n) if weights is None else weights, K, columns)
+    assert hist.keys.tolist() == keys
+    np.testing.assert_array_equal(hist.counts, types)

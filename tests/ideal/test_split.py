@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 
-from logicrules.ideal.split import validation_mask
+from logicrules.ideal.split import _small_integer_appearance_codes, appearance_codes, validation_mask
 
 
 def reference(y: np.ndarray, size: float, seed: int) -> np.ndarray:
@@ -43,3 +45,18 @@ def test_validation_mask_accepts_a_random_state_and_refuses_one_row():
     assert np.array_equal(a, validation_mask(y, 0.3, 3))
     with pytest.raises(ValueError, match="train set will be empty"):
         validation_mask(np.array([True]), 0.3, 0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(labels=st.lists(st.integers(-3, 70), min_size=1, max_size=40), kind=st.sampled_from(["int", "uint8", "bool"]))
+def test_appearance_codes_without_sorting_equal_those_of_np_unique(labels, kind):
+    y = np.array(labels)
+    y = {"int": y, "uint8": (y + 3).astype(np.uint8), "bool": y % 2 == 0}[kind]
+    _, first, inverse = np.unique(y, return_index=True, return_inverse=True)
+    expected = np.argsort(np.argsort(first))[inverse.reshape(-1)]
+    fast = _small_integer_appearance_codes(y)
+    if fast is None:  # a range too wide for the pass per label
+        assert y.dtype != bool and int(y.max()) - int(y.min()) >= 64
+    else:
+        assert fast.dtype == expected.dtype and np.array_equal(fast, expected)
+    assert np.array_equal(appearance_codes(y), expected)
