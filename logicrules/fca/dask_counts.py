@@ -371,6 +371,12 @@ class DaskCounts(Counts):
         pass_line(self.verbose, f"dask pass: {what} over {self.n_partitions} partitions",
                   time.perf_counter() - start)
 
+    def prefetch(self, kernels: Sequence[Callable[[RowBlock], Any]], also: Sequence[DaskCounts] = ()) -> None:
+        """Count several kernels (e.g. ``_class_totals``, ``_literal_counts`` of
+        :mod:`~logicrules.fca.counts`) on these rows and on those of ``also`` in one pass; the
+        counts that ask for them later read the result."""
+        self._compute({_kernel_key(k): k for k in kernels}, ", ".join(_kernel_name(k) for k in kernels), also)
+
     def prefetch_type_histograms(self, column_sets: Sequence[Sequence[Any]],
                                  also: Sequence[DaskCounts] = ()) -> None:
         """Count the type histograms of several column sets, on these rows and on the rows of

@@ -123,7 +123,16 @@ def _run(X: Any, rows: Callable | None, kernel: Callable, verbose: int, what: st
 
 
 # ---- pass 1: what every column holds
+#: Values looked at first by :func:`_distinct_upto`: more than ``cap`` distinct among them
+#: settles it without sorting the partition.
+_DISTINCT_PROBE = 4096
+
+
 def _distinct_upto(values: np.ndarray, cap: int) -> np.ndarray | None:
+    """The sorted distinct values, or None when there are more than ``cap`` (a continuous column
+    is told from the first values, not from a sort of all of them)."""
+    if values.size > _DISTINCT_PROBE and np.unique(values[:_DISTINCT_PROBE]).size > cap:
+        return None
     distinct = np.unique(values)
     return distinct if distinct.size <= cap else None
 

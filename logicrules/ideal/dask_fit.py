@@ -44,6 +44,7 @@ from sklearn.base import clone
 
 from logicrules.base import make_binarizer
 from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask, histogram_rows
+from logicrules.fca.counts import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizer
 
@@ -159,6 +160,8 @@ def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, fin
     stage_names = list(both.attributes)
     estimator._check_attributes(stage_names)
     counts = DaskCounts(X, target, final, weights, n_classes=K, verbose=verbose)
+    # the class totals of both countings and the training part's literal counts in one pass
+    both.prefetch([_class_totals, _literal_counts], also=[counts])
     totals = counts.class_totals()
     if K == 2:  # the tie rule of the whole training data: two rows weighted as the two classes
         rule = estimator._tie_rule(np.array([first, not first]), np.array(totals[::-1] if first else totals,
