@@ -16,7 +16,10 @@ Every ``fit(X, y)`` receives the dask array and its labels and runs on a ``Local
 ``--memory-rows`` (the table computed block by block into one array first, not timed).
 
 Reported per case: wall time of the fit, CPU time of the fit (the driver's plus the workers'
-during the fit), CPU per 1e6 rows, peak RSS of the driver and of each worker (``ru_maxrss``, the
+during the fit), CPU per 1e6 rows, the fit's passes over the data, the workers' CPU time of one
+pass that only produces the lazily generated table (``data cpu``: every pass of a fit pays it
+again, as it would re-read files), the fit's own CPU per 1e6 rows (its CPU less ``passes x data
+cpu``), peak RSS of the driver and of each worker (``ru_maxrss``, the
 process's whole life: interpreter, imports, the fit), the workers' RSS before the fit (their
 fixed cost), and the size of the binarized table (one byte per cell as a bool array, one bit
 packed) for comparison. Each case runs in a fresh subprocess; numba kernels are compiled on a
@@ -107,6 +110,7 @@ def _worker_warm_up(name: str) -> None:
 
 
 def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str) -> dict:
+    import dask
     from distributed import Client, LocalCluster
 
     _warm_up(name)
@@ -115,9 +119,12 @@ def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_mem
     client = Client(cluster)
     try:
         client.run(_worker_warm_up, name)
-        before = client.run(_worker_state)
         kind, model = make_learner(name)
+        model.set_params(verbose=1)  # one line per pass on stderr: the parent counts them
         X, y = synthetic_dask(kind, n, m, partition)
+        start = client.run(_worker_state)
+        dask.compute(X.sum(axis=0), y.sum())  # one pass that only produces the data: its cost per pass
+        before = client.run(_worker_state)
         wall, cpu = time.perf_counter(), time.process_time()
         model.fit(X, y)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -127,8 +134,9 @@ def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_mem
         cluster.close()
     return {"wall_s": wall, "driver_cpu_s": cpu, "driver_peak_mb": _peak_mb(),
             "worker_peak_mb": [after[w][2] for w in sorted(after)],
-            "worker_start_mb": [before[w][1] for w in sorted(before)],
+            "worker_start_mb": [start[w][1] for w in sorted(start)],
             "worker_cpu_s": sum(after[w][0] - before[w][0] for w in after),
+            "data_pass_cpu_s": sum(before[w][0] - start[w][0] for w in before),
             "formula": str(model.formula_)}
 
 
@@ -186,7 +194,8 @@ def main(argv: list[str] | None = None) -> None:
           f"{NUMERIC_COLUMNS} columns, rule {RULES['numeric']}; {args.workers} workers, "
           f"{args.partition} rows per partition")
     print(f"{'learner':>8} {'where':>7} {'rows':>8} {'wall s':>8} {'cpu s':>8} {'cpu s/1e6':>9} "
-          f"{'driver MB':>9} {'workers MB':>11} {'at start':>9} {'bool MB':>8} {'bits MB':>8}  formula")
+          f"{'driver MB':>9} {'workers MB':>11} {'at start':>9} {'bool MB':>8} {'bits MB':>8} {'passes':>6} "
+          f"{'data cpu':>9} {'own/1e6':>9}  formula")
     for name in learners:
         kind, _ = make_learner(name)
         width = args.attributes if kind == "binary" else NUMERIC_COLUMNS  # median cuts: one per column
@@ -207,10 +216,14 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             r = json.loads(line[0][7:])
             cpu = r["driver_cpu_s"] + r["worker_cpu_s"]
+            # the passes of the fit: one per "dask pass" line, plus the pass over y for the classes
+            passes = done.stderr.count("dask pass") + 1 if where == "dask" else 0
+            own = cpu - passes * r.get("data_pass_cpu_s", 0.0)
             print(f"{name:>8} {where:>7} {n:>8.0e} {r['wall_s']:>8.1f} {cpu:>8.1f} {cpu / n * 1e6:>9.2f} "
                   f"{r['driver_peak_mb']:>9.0f} {'/'.join(f'{w:.0f}' for w in r['worker_peak_mb']) or '-':>11} "
                   f"{'/'.join(f'{w:.0f}' for w in r['worker_start_mb']) or '-':>9} "
-                  f"{n * width / 2**20:>8.0f} {n * width / 8 / 2**20:>8.0f}  {r['formula']}", flush=True)
+                  f"{n * width / 2**20:>8.0f} {n * width / 8 / 2**20:>8.0f} {passes or '-':>6} "
+                  f"{r.get('data_pass_cpu_s', 0.0):>9.1f} {own / n * 1e6:>9.2f}  {r['formula']}", flush=True)
 
 
 if __name__ == "__main__":
