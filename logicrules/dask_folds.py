@@ -244,7 +244,7 @@ def dask_fold_data(name: str, X: Any, y: Any, weights: Any, cv: Any, random_stat
     from logicrules.base import RuleClassifier
     from logicrules.dask_fit import dask_classes
     from logicrules.distributed import is_dask_collection
-    from logicrules.ideal.dask_fit import split_seed
+    from logicrules.ideal.split import split_seed
 
     for learner, estimator in learners.items():
         if not isinstance(estimator, RuleClassifier):

@@ -47,26 +47,9 @@ from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_on
 from logicrules.fca.counts import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizer
+from logicrules.ideal.split import split_seed
 
 __all__ = ["fit_ideal_from_dask", "split_seed"]
-
-
-def split_seed(random_state: Any) -> int:
-    """The seed of the dask validation split: ``random_state`` itself when an int, else drawn
-    from it (a RandomState or Generator) or from fresh entropy (None).
-
-    Examples
-    --------
-    >>> split_seed(7)
-    7
-    """
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
-        return int(random_state)
-    if isinstance(random_state, np.random.RandomState):
-        return int(random_state.randint(0, 2**31 - 1))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(0, 2**31 - 1))
-    return int(np.random.SeedSequence().entropy % (2**31 - 1))
 
 
 class TailSplit:

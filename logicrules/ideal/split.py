@@ -21,7 +21,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import _approximate_mode
 
-__all__ = ["appearance_codes", "row_hashes", "validation_mask", "value_validation_mask"]
+__all__ = ["appearance_codes", "row_hashes", "split_seed", "validation_mask", "value_validation_mask"]
 
 
 def appearance_codes(y: np.ndarray) -> np.ndarray:
@@ -158,6 +158,25 @@ def row_hashes(X: Any) -> np.ndarray:
     return pd.util.hash_pandas_object(frame, index=False).to_numpy(dtype=np.uint64)
 
 
+def split_seed(random_state: Any) -> int:
+    """The seed of the splits drawn without a RandomState stream (the dask validation split,
+    ``split="values"``, dask folds): ``random_state`` itself when an int, else drawn
+    from it (a RandomState or Generator) or from fresh entropy (None).
+
+    Examples
+    --------
+    >>> split_seed(7)
+    7
+    """
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(0, 2**31 - 1))
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**31 - 1))
+    return int(np.random.SeedSequence().entropy % (2**31 - 1))
+
+
 def value_validation_mask(X: Any, validation_size: float, random_state: Any = None) -> np.ndarray:
     """Validation rows decided by each row's values: row ``i`` is a validation row when its mixed
     hash, as a fraction of 2**64, is below ``validation_size``.
@@ -177,7 +196,7 @@ def value_validation_mask(X: Any, validation_size: float, random_state: Any = No
         The rows (see :func:`row_hashes`).
     validation_size : float in (0, 1)
     random_state : int, RandomState, Generator or None
-        The seed (:func:`~logicrules.ideal.dask_fit.split_seed`): an int is used as is.
+        The seed (:func:`split_seed`): an int is used as is.
 
     Returns
     -------
@@ -191,8 +210,6 @@ def value_validation_mask(X: Any, validation_size: float, random_state: Any = No
     >>> bool((valid[:4] == valid[4:8]).all() and (valid[:4] == valid[8:]).all())
     True
     """
-    from logicrules.ideal.dask_fit import split_seed
-
     if not 0 < validation_size < 1:
         raise ValueError(f"validation_size must be in (0, 1), got {validation_size!r}")
     seed = _mix64(np.array([split_seed(random_state)], dtype=np.uint64))[0]

@@ -42,7 +42,7 @@ from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_on
 from logicrules.fca.context import FormalContext
 from logicrules.fca.dask_counts import DaskCounts
 from logicrules.fca.dask_scaling import fit_binarizer
-from logicrules.ideal.dask_fit import split_seed
+from logicrules.ideal.split import split_seed
 from logicrules.lp.dask_clause import learn_rule_set_on_partitions, solve_clause_on_partitions
 from logicrules.lp.data import distinct_rows_bytes, merged_data
 from logicrules.lp.estimator import _predict_structure, _structure_size
