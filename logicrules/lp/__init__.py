@@ -40,6 +40,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "rule_set_problem_from_counts": ".colgen_rows",
         "price_exact": ".pricing",
         "price_beam": ".pricing",
+        "BitsPricing": ".pricing_bits",
         "LPRuleClassifier": ".estimator",
         "regularization_path": ".estimator",
         "LAM_GRID": ".estimator",

@@ -34,6 +34,7 @@ import numpy as np
 from logicrules.lp.master import (ConjunctionPool, MasterLP, RuleSetProblem, build_rule_set_problem,
                                   solve_master_lp, solve_master_mip)
 from logicrules.lp.pricing import Pricing, price_beam, price_exact
+from logicrules.lp.pricing_bits import BitsPricing, use_bits_pricing
 
 __all__ = ["ColumnGeneration", "ColumnGenerationFit", "generate_columns", "learn_dnf_cg", "learn_cnf_cg"]
 
@@ -316,12 +317,18 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         problem = build_rule_set_problem(A, y, lam, sample_weight=sample_weight, weights=weights, budget=budget,
                                          literal_cost=literal_cost)
 
+    bits = BitsPricing(problem) if use_bits_pricing(problem, max_size) else None   # many rows: packed counts
+
     def price(mu, nu):
+        if bits is not None:
+            return bits.price(mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
         return price_exact(problem, mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
 
     heuristic = None
     if heuristic_width:
         def heuristic(pool, mu, nu):
+            if bits is not None:
+                return bits.beam(mu, nu, width=int(heuristic_width), max_size=int(max_size))
             return price_beam(problem, mu, nu, [()], width=int(heuristic_width), max_size=int(max_size))
 
     beam = None

@@ -55,6 +55,7 @@ from logicrules.lp.master import (ConjunctionPool, MasterLP, RuleSetProblem, sol
                                   solve_master_mip)
 from logicrules.lp.model import check_lam, class_costs, matvec
 from logicrules.lp.pricing import Pricing, price_beam, price_exact
+from logicrules.lp.pricing_bits import BitsPricing, use_bits_pricing
 from logicrules.lp.sampling import sample_rows
 from logicrules.lp.solvers import _row_groups
 from logicrules.validation import check_seed
@@ -296,13 +297,19 @@ def learn_dnf_cg_sampled(problem: RuleSetProblem, *, row_sampling: float = 0.1, 
     p = problem.A_pos.shape[0]
     rows = sample_rows(p, row_sampling, rng) if p else np.zeros(0, dtype=np.intp)
 
+    bits = BitsPricing(problem) if use_bits_pricing(problem, max_size) else None   # many rows: packed counts
+
     def price(mu, nu):
+        if bits is not None:
+            return bits.price(mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
         sub, sub_mu = _priced_rows(problem, mu)
         return price_exact(sub, sub_mu, nu, int(max_size), top_k=top_k, first_found=bool(early_stop))
 
     heuristic = None
     if heuristic_width:
         def heuristic(mu, nu):
+            if bits is not None:
+                return bits.beam(mu, nu, width=int(heuristic_width), max_size=int(max_size))
             sub, sub_mu = _priced_rows(problem, mu)
             return price_beam(sub, sub_mu, nu, [()], width=int(heuristic_width), max_size=int(max_size))
 
