@@ -17,19 +17,20 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import (_check_sample_weight, check_array, check_is_fitted, column_or_1d,
-                                      has_fit_parameter, validate_data)
+from sklearn.utils.validation import _check_sample_weight, check_array, column_or_1d, has_fit_parameter, validate_data
 
 from logicrules import presentation, probability
 from logicrules.conditions import with_conditions
-from logicrules.distributed import check_not_dask, is_dask_collection, lazy_score, map_rows
+from logicrules.distributed import check_not_dask, is_dask_collection
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.formula import Formula, Literal
 from logicrules.memory import MemoryBudget
 from logicrules.progress import progress_bar
+from logicrules.rule_prediction import _RulePrediction
+from logicrules.rule_presentation import _RulePresentation
 from logicrules.simplify import simplify_on_domain
-from logicrules.validation import as_boolean_matrix, pack_boolean_rows
+from logicrules.validation import pack_boolean_rows
 
 __all__ = ["BINARIZERS", "RuleClassifier", "make_binarizer"]
 
@@ -95,7 +96,7 @@ def _resolve_binarizer(spec: Any):
     return clone(spec)
 
 
-class RuleClassifier(ClassifierMixin, BaseEstimator):
+class RuleClassifier(_RulePrediction, _RulePresentation, ClassifierMixin, BaseEstimator):
     """Base class of rule classifiers: a Boolean formula over binarized attributes.
 
     Subclasses store their parameters in a keyword-only ``__init__`` (among them ``binarizer``
@@ -479,217 +480,6 @@ class RuleClassifier(ClassifierMixin, BaseEstimator):
             else ~self._literal_matrix(Xb, term).any(axis=1)
             for term in terms])
         return masks, np.full(len(terms), kind == "dnf"), kind != "dnf"
-
-    # -------------------------------------------------------------- prediction
-    def binarize(self, X) -> np.ndarray:
-        """Binarize X with the fitted binarizer: a bool matrix over ``attribute_names_``."""
-        check_is_fitted(self, "formula_")
-        X = self._check_X(X, reset=False)
-        if self.binarizer_ is None:
-            return as_boolean_matrix(X, labels=self._input_names())
-        return np.asarray(self.binarizer_.transform(X), dtype=bool)
-
-    def _evaluate(self, Xb: np.ndarray) -> np.ndarray:
-        return self.formula_.evaluate(Xb, feature_names=self.attribute_names_)
-
-    def predict(self, X) -> np.ndarray:
-        """Predict ``pos_label_`` where the formula holds and the other class elsewhere.
-
-        With more than two classes, the class of highest :meth:`predict_proba`: the class whose
-        rule fires with the highest smoothed precision; when no rule fires, the class whose rule
-        leaves the highest positive rate among the rows where it does not fire. Exact ties go
-        to the class listed first in ``classes_``.
-        """
-        check_is_fitted(self, "formula_")
-        if is_dask_collection(X):
-            return map_rows(self.predict, X, None, np.asarray(self.classes_).dtype)
-        Xb = self.binarize(X)
-        if self._is_multiclass():
-            return self.classes_[self._proba(Xb).argmax(axis=1)]
-        return self._binary_labels()[self._evaluate(Xb).astype(np.intp)]
-
-    def _proba(self, Xb: np.ndarray) -> np.ndarray:
-        """``predict_proba`` on binarized rows (a pure function of them and fitted counts)."""
-        if self._is_multiclass():
-            scores = np.column_stack([sub._proba(Xb)[:, 1] for sub in self.estimators_.values()])
-            return scores / scores.sum(axis=1, keepdims=True)
-        predicted = self._evaluate(Xb)
-        masks, _, _ = self._cells(Xb)
-        frequencies = probability.smoothed_frequencies(self.cell_counts_)
-        cells = probability.assign_cells(masks, self.cell_sides_[:-1], predicted, frequencies[:-1, 1])
-        return self._binary_proba(frequencies[cells, 1], predicted)
-
-    def _binary_proba(self, positive: np.ndarray, predicted: np.ndarray) -> np.ndarray:
-        """Columns in ``classes_`` order from the positive class's estimate, made consistent
-        with the rule's decision ``predicted``."""
-        pos_column = int(self.classes_[1] == self.pos_label_)
-        P = np.empty((len(positive), 2))
-        P[:, pos_column] = positive
-        P[:, 1 - pos_column] = 1.0 - positive
-        return probability.consistent(P, np.where(predicted, pos_column, 1 - pos_column))
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities from the rule's training counts (see the class notes).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples, n_classes)
-            Columns in the order of ``classes_``; rows sum to 1 and their most probable class is
-            the one ``predict`` returns.
-        """
-        check_is_fitted(self, "formula_")
-        if is_dask_collection(X):
-            return map_rows(self.predict_proba, X, len(self.classes_), np.float64,
-                            columns=[str(c) for c in self.classes_])
-        return self._proba(self.binarize(X))
-
-    def decision_function(self, X) -> np.ndarray:
-        """Log-odds of ``classes_[1]`` (positive exactly where it is predicted).
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        ndarray of shape (n_samples,)
-            ``log(p1 / p0)`` of :meth:`predict_proba` (log-probabilities, shape
-            (n_samples, n_classes), for more than two classes).
-        """
-        if is_dask_collection(X):
-            check_is_fitted(self, "formula_")
-            n_outputs = None if len(self.classes_) == 2 else len(self.classes_)
-            return map_rows(self.decision_function, X, n_outputs, np.float64)
-        return probability.log_odds(self.predict_proba(X))
-
-    def score(self, X, y, sample_weight=None):
-        """Accuracy of :meth:`predict` on X against y (weighted by ``sample_weight``).
-
-        Parameters
-        ----------
-        X : DataFrame, array-like, dask DataFrame or dask Array
-        y : array-like, or a dask Series / Array partitioned like X
-        sample_weight : array-like, optional
-
-        Returns
-        -------
-        float, or a lazy dask scalar when X is a dask collection (``.compute()`` it)
-        """
-        if is_dask_collection(X):
-            return lazy_score(self.predict(X), y, sample_weight)
-        return super().score(X, y, sample_weight=sample_weight)
-
-    # ------------------------------------------------------------ presentation
-    def to_sympy(self):
-        """The learned formula as a SymPy Boolean expression (symbols named after attributes);
-        a dict class -> expression with more than two classes."""
-        check_is_fitted(self, "formula_")
-        if isinstance(self.formula_, dict):
-            return {label: formula.to_sympy() for label, formula in self.formula_.items()}
-        return self.formula_.to_sympy()
-
-    def _terms(self) -> tuple[str, list[list[Literal]]]:
-        """The formula as ``("dnf", terms)``, ``("cnf", clauses)`` or ``("checklist", [items])``."""
-        return presentation.rule_parts(self.formula_)
-
-    def _literal_matrix(self, Xb: np.ndarray, literals: list[Literal]) -> np.ndarray:
-        """Truth values (n, len(literals)) of literals over the binarized attributes."""
-        return presentation.literal_matrix(Xb, self.attribute_names_, literals)
-
-    def _rules_frame(self, Xb: np.ndarray | FormalContext, y: np.ndarray,
-                     row_counts: np.ndarray | None = None) -> pd.DataFrame:
-        return presentation.rules_frame(self.formula_, Xb, self.attribute_names_, y, self._evaluate(Xb),
-                                        row_counts=row_counts)
-
-    def get_rules(self, X=None, y=None) -> pd.DataFrame:
-        """The rule term by term (clause by clause, or as one checklist), then as a whole.
-
-        Parameters
-        ----------
-        X, y : optional
-            Data on which to count; the training data when omitted.
-
-        Returns
-        -------
-        DataFrame
-            One row per term of a DNF, clause of a CNF, or the checklist (``at least m of:
-            ...``), then a last row for the whole rule. Columns ``rule`` (text), ``part``
-            (``"term"``, ``"clause"``, ``"checklist"`` or ``"rule"``), ``size`` (literals),
-            ``support`` (rows where it holds), ``precision`` (fraction of those in the
-            positive class; NaN without support) and ``coverage`` (support / rows).
-        """
-        check_is_fitted(self, "formula_")
-        if X is None:
-            return self.rules_.copy()
-        if y is None:
-            raise ValueError("get_rules(X, y) needs y together with X")
-        y = np.asarray(y)
-        if self._is_multiclass():  # one block per class, counted for that class against the rest
-            frame = self._binarized_frame(X)
-            return self._per_class(lambda label: self.estimators_[label].get_rules(frame, y == label))
-        return self._rules_frame(self.binarize(X), y == self.pos_label_)
-
-    def _binarized_frame(self, X) -> pd.DataFrame:
-        """X binarized, as the DataFrame the per-class rules of a multiclass model read."""
-        return pd.DataFrame(self.binarize(X), columns=list(self.attribute_names_))
-
-    def explain(self, X) -> list[str]:
-        """Say per row why the rule predicts what it does.
-
-        For a DNF rule, a positive row gets the term that fires on it and a negative row one
-        false literal of every term (a literal false in several terms is named once). For a CNF
-        rule, a negative row gets the clause that fails and a positive row one true literal of
-        every clause. For a checklist, the items that hold and how many are needed. A literal
-        that a missing value decides says so (``age > 55 is false (age is missing)``). With
-        more than two classes, each row is explained by the rule of its predicted class.
-
-        Parameters
-        ----------
-        X : DataFrame or array-like of shape (n_samples, n_features)
-
-        Returns
-        -------
-        list of str
-            One explanation per row, starting with the predicted label.
-        """
-        check_is_fitted(self, "formula_")
-        if self._is_multiclass():
-            frame = self._binarized_frame(X)
-            predicted = self.classes_[self._proba(frame.to_numpy()).argmax(axis=1)]
-            texts = [""] * len(frame)
-            for label, sub in self.estimators_.items():
-                rows = np.flatnonzero(predicted == label)
-                if rows.size:
-                    fires = sub._evaluate(frame.to_numpy()[rows])
-                    for i, text, fired in zip(rows, sub.explain(frame.iloc[rows]), fires):
-                        reason = text.split(": ", 1)[1]
-                        # a class whose rule does not fire wins only where no rule fires
-                        texts[i] = f"{label}: {reason}" if fired else f"{label}: no rule fires ({reason})"
-            return texts
-        X = self._check_X(X, reset=False)
-        Xb = self.binarize(X)
-        return presentation.explanations(self.formula_, Xb, self.attribute_names_, self._evaluate(Xb),
-                                         self._binary_labels(), self._missing(X))
-
-    def _missing(self, X) -> dict[str, np.ndarray]:
-        """Which rows of checked X have a missing value, for each column a condition reads."""
-        frame = X if hasattr(X, "iloc") else pd.DataFrame(X, columns=self._input_names(), copy=False)
-        columns = {c.column for c in self._conditions().values()}
-        return {str(c): frame[c].isna().to_numpy() for c in frame.columns if str(c) in columns}
-
-    def __str__(self) -> str:
-        if hasattr(self, "formula_") and isinstance(self.formula_, dict):
-            return "\n".join([f"{type(self).__name__}, one rule per class:"]
-                             + [f"  IF {formula} THEN {label}" for label, formula in self.formula_.items()])
-        if hasattr(self, "formula_"):
-            negative, positive = self._binary_labels()
-            head = f"{type(self).__name__}: IF {self.formula_} THEN {positive} ELSE {negative}"
-            return f"{head}\n{presentation.rules_table(self.rules_)}"
-        return repr(self)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

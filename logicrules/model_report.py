@@ -25,7 +25,7 @@ import pandas as pd
 from sklearn.utils.validation import check_is_fitted
 
 from logicrules.export import _conditions_of
-from logicrules.fca.scaling import _format_category, format_value
+from logicrules.fca.condition import _format_category, format_value
 from logicrules.formula import Literal
 from logicrules.presentation import rule_parts
 

@@ -54,7 +54,7 @@ _PREDICT_STATE = {
 def _encode_binarizer(binarizer: Any) -> dict | None:
     if binarizer is None:
         return None
-    from logicrules.fca.scaling import _BaseBinarizer
+    from logicrules.fca.binarizer_base import _BaseBinarizer
 
     if not isinstance(binarizer, _BaseBinarizer):
         raise TypeError(
@@ -75,7 +75,7 @@ def _encode_binarizer(binarizer: Any) -> dict | None:
 def _decode_binarizer(spec: dict | None, budget: _Budget) -> Any:
     if spec is None:
         return None
-    from logicrules.fca.scaling import _BaseBinarizer
+    from logicrules.fca.binarizer_base import _BaseBinarizer
 
     cls = _import_class(spec["class"])
     if not issubclass(cls, _BaseBinarizer):

@@ -37,7 +37,9 @@ from typing import Any
 import numpy as np
 
 from logicrules.fca import bitset
-from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock, _check_rows, _type_histogram
+from logicrules.fca.count_kernels import _type_histogram
+from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock
+from logicrules.fca.row_block import _check_rows
 from logicrules.progress import pass_line
 
 __all__ = ["DaskCounts", "RowSplit", "dask_partitions", "partition_rows", "tree_sum"]

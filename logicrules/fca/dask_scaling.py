@@ -42,8 +42,10 @@ import numpy as np
 import pandas as pd
 
 from logicrules.fca.dask_counts import dask_partitions, partition_rows, tree_sum
-from logicrules.fca.scaling import (Condition, MedianBinarizer, QuantileBinarizer, _column_kind, _column_to_float,
-                                    _median, _sorted_categories, format_value)
+from logicrules.fca.columns import _column_kind, _column_to_float, _sorted_categories
+from logicrules.fca.condition import Condition, format_value
+from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer
+from logicrules.fca.thresholds import _median
 from logicrules.progress import pass_line
 
 __all__ = ["fit_binarizer", "order_statistics", "weighted_order_statistics"]

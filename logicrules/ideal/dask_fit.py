@@ -44,7 +44,7 @@ from sklearn.base import clone
 
 from logicrules.base import make_binarizer
 from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask, histogram_rows
-from logicrules.fca.counts import _class_totals, _literal_counts
+from logicrules.fca.count_kernels import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizer
 from logicrules.ideal.split import split_seed

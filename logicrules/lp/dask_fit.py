@@ -45,7 +45,7 @@ from logicrules.fca.dask_scaling import fit_binarizer
 from logicrules.ideal.split import split_seed
 from logicrules.lp.dask_clause import learn_rule_set_on_partitions, solve_clause_on_partitions
 from logicrules.lp.data import distinct_rows_bytes, merged_data
-from logicrules.lp.estimator import _predict_structure, _structure_size
+from logicrules.lp.structure import _predict_structure, _structure_size
 from logicrules.memory import MemoryBudget
 
 __all__ = ["fit_lp_from_dask"]

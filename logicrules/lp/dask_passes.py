@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 
 from logicrules.fca import bitset
-from logicrules.fca.counts import RowBlock, RowMultiset, _class_totals, _literal_counts
+from logicrules.fca.count_kernels import _class_totals, _literal_counts
+from logicrules.fca.counts import RowBlock, RowMultiset
 from logicrules.fca.dask_counts import tree_sum
 from logicrules.lp.model import GroupTestingProblem, matvec, rmatvec, row_counts, row_max
 from logicrules.lp.screening import greedy_fill

@@ -23,12 +23,10 @@ from sklearn.utils._param_validation import RealNotInt, StrOptions
 
 from logicrules.base import RuleClassifier
 from logicrules.progress import progress_bar
-from logicrules.checklist import at_least
-from logicrules.formula import FALSE, Formula, Literal, conjunction, disjunction
+from logicrules.formula import Formula
 from logicrules.lp.colgen import learn_dnf_cg
 from logicrules.lp.master import build_rule_set_problem
 from logicrules.lp.colgen_rows import learn_dnf_cg_sampled, rule_set_problem_from_counts
-from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts
 from logicrules.lp.data import clause_problem, distinct_rows_bytes, merged_data
@@ -36,6 +34,7 @@ from logicrules.lp.rules import _sampling_fraction, learn_cnf, learn_dnf, learn_
 from logicrules.lp.solvers import SOLVERS
 from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
+from logicrules.lp.structure import _predict_structure, _structure_size, _to_formula
 
 __all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID", "NEGATION_TIE_BREAK", "CG_MIP_SECONDS"]
 
@@ -454,61 +453,6 @@ class LPRuleClassifier(RuleClassifier):
         tags = super().__sklearn_tags__()
         tags.non_deterministic = False
         return tags
-
-
-def _structure_size(rule: str, structure) -> int:
-    if rule in ("or", "and"):
-        return int(len(structure))
-    if rule in ("dnf", "cnf"):
-        return int(sum(len(t) for t in structure))
-    return int(len(structure[0]))
-
-
-def _predict_structure(rule: str, structure, context: FormalContext) -> np.ndarray:
-    """Evaluate a learned structure on packed rows (fast path, no formula): bool of n_objects."""
-    n = context.n_objects
-    bits = context.bits
-
-    def all_of(columns) -> np.ndarray:
-        return np.bitwise_and.reduce(bits[np.asarray(columns, dtype=np.intp)], axis=0)
-
-    def any_of(columns) -> np.ndarray:
-        return np.bitwise_or.reduce(bits[np.asarray(columns, dtype=np.intp)], axis=0)
-
-    if rule in ("or", "and", "dnf", "cnf") and not len(structure):
-        return np.full(n, rule in ("and", "cnf"))
-    if rule == "or":
-        return bitset.unpack(any_of(structure), n)
-    if rule == "and":
-        return bitset.unpack(all_of(structure), n)
-    if rule == "dnf":
-        return bitset.unpack(np.bitwise_or.reduce([all_of(t) if len(t) else bitset.full(n) for t in structure]), n)
-    if rule == "cnf":
-        return bitset.unpack(np.bitwise_and.reduce([any_of(c) if len(c) else bitset.empty(n) for c in structure]), n)
-    columns, m = structure
-    if len(columns) == 0:
-        return np.zeros(n, dtype=bool)
-    held = np.zeros(n, dtype=np.int64)
-    for j in columns:
-        held += bitset.unpack(bits[j], n)
-    return held >= m
-
-
-def _to_formula(rule: str, structure, names: list[str]) -> Formula:
-    """The learned structure as a Formula over the attribute names."""
-    def lits(columns):
-        return [Literal(names[j]) for j in columns]
-
-    if rule == "or":
-        return disjunction(*lits(structure))
-    if rule == "and":
-        return conjunction(*lits(structure))
-    if rule == "dnf":
-        return disjunction(*(conjunction(*lits(t)) for t in structure))
-    if rule == "cnf":
-        return conjunction(*(disjunction(*lits(c)) for c in structure))
-    columns, m = structure
-    return at_least(m, lits(columns)) if len(columns) else FALSE
 
 
 def regularization_path(estimator: LPRuleClassifier, X, y, lams=LAM_GRID, X_test=None, y_test=None) -> pd.DataFrame:

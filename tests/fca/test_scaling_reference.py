@@ -167,15 +167,15 @@ def test_packed_transform_in_chunks_equals_dense_transform(X, pair, chunk_rows):
 def test_duplicate_merging_is_exact_when_signatures_collide(X, pair):
     # all row keys zero: every signature collides, only sizes tell candidates apart, so the
     # exact comparison alone must find the duplicates
-    import logicrules.fca.scaling as scaling
+    import logicrules.fca.binarizer_base as binarizer_base
 
     fast_cls, ref_cls, params = PAIRS[pair]
-    original = scaling.row_keys
-    scaling.row_keys = lambda n: np.zeros(n, dtype=np.uint64)
+    original = binarizer_base.row_keys
+    binarizer_base.row_keys = lambda n: np.zeros(n, dtype=np.uint64)
     try:
         fast = fast_cls(**params).fit(X)
     finally:
-        scaling.row_keys = original
+        binarizer_base.row_keys = original
     ref = ref_cls(**params).fit(X)
     assert fast.conditions_ == ref.conditions_
     assert fast.redundant_ == ref.redundant_

@@ -1,0 +1,121 @@
+"""Reading one input column for binarization: its kind, its values as floats, its categories."""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from logicrules.fca.condition import format_value
+
+
+def _empty_message(kind: str, shape: tuple[int, int], name: str) -> str:
+    return (
+        f"Found array with 0 {kind}(s) (shape={shape}) while a minimum of 1 is required by {name}."
+    )
+
+
+def _column_to_float(series: pd.Series, column: str) -> np.ndarray:
+    """Float values of a numeric, bool or number-holding object column (missing -> NaN)."""
+    if pd.api.types.is_bool_dtype(series.dtype) or pd.api.types.is_numeric_dtype(series.dtype):
+        if pd.api.types.is_complex_dtype(series.dtype):
+            raise ValueError(f"Complex data not supported (column {column!r})")
+        return series.to_numpy(dtype=np.float64, na_value=np.nan)
+    try:
+        return np.asarray(series.to_numpy(dtype=object, na_value=np.nan), dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"column {column!r} was numeric when the binarizer was fitted, "
+            f"but now holds non-numeric values (dtype {series.dtype})"
+        ) from None
+
+
+def _column_kind(series: pd.Series, column: str) -> str:
+    """'binary', 'numeric' or 'categorical' from the dtype (before looking at 0/1 values)."""
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return "categorical"
+    if pd.api.types.is_bool_dtype(dtype):
+        return "binary"
+    if pd.api.types.is_complex_dtype(dtype):
+        raise ValueError(f"Complex data not supported (column {column!r})")
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "numeric"
+    if pd.api.types.is_string_dtype(dtype) and dtype != object:
+        return "categorical"
+    if dtype == object:
+        inferred = pd.api.types.infer_dtype(series, skipna=True)
+        if inferred == "boolean":
+            return "binary"
+        if inferred in ("integer", "floating", "mixed-integer-float", "decimal", "empty"):
+            return "numeric"
+        if inferred == "complex":
+            raise ValueError(f"Complex data not supported (column {column!r})")
+        return "categorical"
+    raise TypeError(
+        f"column {column!r} has dtype {dtype}, which the binarizers do not support; "
+        "convert it to numbers, bools, strings or a category first"
+    )
+
+
+def _sorted_categories(series: pd.Series, column: str) -> list[Any]:
+    """Observed non-missing categories in a stable sorted order."""
+    present = series[~series.isna()]
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        observed = set(present.cat.codes.to_numpy().tolist())
+        categories = series.cat.categories.tolist()
+        return [cat for code, cat in enumerate(categories) if code in observed]
+    try:
+        values = pd.unique(present.astype(object).to_numpy())
+    except TypeError as error:
+        raise TypeError(
+            f"column {column!r}: categorical values must be hashable (strings, numbers, bools): "
+            f"{error}"
+        ) from None
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=lambda v: (type(v).__name__, str(v)))
+
+
+def _category_text(value: Any) -> str:
+    """How a category reads, whatever its type: 1, 1.0, "1" and " 1 " all read "1".
+
+    It depends on ``str(value)`` alone (``_category_text(v) == _category_text(str(v))``).
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (Integral, np.integer, float, np.floating)):
+        return format_value(value)
+    text = str(value).strip()
+    for parse in (int, float):
+        try:
+            return format_value(parse(text))
+        except (ValueError, OverflowError):
+            continue
+    return text
+
+
+def _category_codes(series: pd.Series, categories: pd.Index, missing: np.ndarray) -> np.ndarray:
+    """Position in ``categories`` of every value of ``series`` (-1: missing or unseen).
+
+    A value is first matched exactly; a value with no exact match is matched by its text
+    (:func:`_category_text`) to the one category that reads the same, so a column read as
+    strings at fit ("1", "2", "?") and as numbers at transform (1, 2) keeps its categories.
+    Texts that several fitted categories share (``"1"`` and ``1`` both seen at fit) match
+    nothing beyond their exact values.
+    """
+    values = pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
+    codes = categories.get_indexer(values)
+    unmatched = (codes < 0) & ~missing
+    if unmatched.any():
+        texts = pd.Series([_category_text(c) for c in categories], dtype=object)
+        unique = texts[~texts.duplicated(keep=False)]
+        by_text = dict(zip(unique.tolist(), unique.index.tolist()))
+        raw = values[unmatched].astype(str)  # a value reads as its str() reads
+        distinct = pd.Index(raw.unique())
+        found = np.array([by_text.get(_category_text(text), -1) for text in distinct], dtype=codes.dtype)
+        codes[unmatched] = found[distinct.get_indexer(raw)]
+    return codes
