@@ -47,6 +47,7 @@ from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_on
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizer
+from logicrules.ideal.binarization import map_features
 from logicrules.ideal.split import split_seed
 
 __all__ = ["fit_ideal_from_dask", "split_seed"]
@@ -136,8 +137,6 @@ def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, fin
     all rows (attributes of ``final``), its statistics. ``first``: whether the first row is
     positive (two classes), or the class indices in order of appearance (more). ``conditions``:
     a one-vs-rest copy's literals, the parent's (its own binarizer is None then)."""
-    from logicrules.ideal.method import _map_features
-
     K = len(estimator.classes_)
     both = DaskCounts(X, target, stage, weights, n_classes=2 * K, validation=split, verbose=verbose)  # y + K valid
     stage_names = list(both.attributes)
@@ -156,7 +155,7 @@ def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, fin
     names = list(counts.attributes)
     estimator._check_attributes(names)
     while stage_features is not None:
-        features = stage_features if stage is final else _map_features(stage, final, stage_features, names)
+        features = stage_features if stage is final else map_features(stage, final, stage_features, names)
         estimator._fit_table(counts, None, names, features, rule)
         stage_features = estimator._shorter(names)
     if K == 2:

@@ -9,7 +9,9 @@ training row: the same numbers, with buffers sized by the realized types (at mos
 ``n_classes 2**k`` of them, and never more than twice the rows) instead of by the rows.
 
 The type histograms themselves are counted in blocks of rows (:class:`ContextCounts`), whose
-size :func:`counting_rows` takes from the fit's memory budget.
+size :func:`counting_rows` takes from the fit's memory budget. :class:`FinishSteps` stores the
+fitted rule's attributes (``rules_``, the cells of ``predict_proba``) from these rows, as methods
+of :class:`~logicrules.ideal.method.IdealDNFClassifier`.
 
 Examples
 --------
@@ -27,11 +29,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
+import pandas as pd
+
+from logicrules import presentation
+from logicrules.conditions import with_conditions
 from logicrules.fca import bitset
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import MAX_TYPE_FEATURES, ContextCounts
 from logicrules.formula import Formula
 from logicrules.memory import MemoryBudget
+from logicrules.simplify import simplify_on_domain
 
 __all__ = ["TypeRows", "counting_rows", "rule_columns", "type_rows", "type_rows_bytes"]
 
@@ -131,3 +138,70 @@ def type_rows(context: FormalContext, labels: np.ndarray, n_classes: int, column
         bits[column] = bitset.pack(((codes >> j) & 1).astype(bool))
     rows = FormalContext.from_bits(bits, int(codes.size), list(context.attributes))
     return TypeRows(rows, classes.astype(np.intp), histogram.counts[classes, types].astype(np.int64), summed)
+
+
+class FinishSteps:
+    """The end of a fit of :class:`~logicrules.ideal.method.IdealDNFClassifier`: the fitted
+    rule's attributes counted on its realized (type, class) rows (the estimator's
+    ``memory_limit``, ``classes_`` and fit budget ``_budget`` are read from ``self``; the
+    methods it overrides are those of :class:`~logicrules.base.RuleClassifier`)."""
+
+    def _finish(self, names: list[str], Xb: FormalContext, y: np.ndarray, w: np.ndarray | None) -> None:
+        """The fitted rule's attributes: ``_finish_fit`` for two classes; with more, every
+        class's formula simplified on the binarizer's domain (raw forms in ``raw_formula_``)."""
+        if not self._is_multiclass():
+            self._finish_fit(self.formula_, names, Xb, y, w)
+            return
+        self.__dict__.pop("estimators_", None)  # of an earlier one-vs-rest fit
+        self.attribute_names_ = list(names)
+        conditions = self._conditions()
+        self.raw_formula_ = {label: with_conditions(f, conditions) if conditions else f
+                             for label, f in self.formula_.items()}
+        self.formula_ = {label: simplify_on_domain(f, order=self.attribute_names_)
+                         for label, f in self.raw_formula_.items()}
+        rows = self._type_rows(list(self.formula_.values()), names, Xb, y, len(self.classes_))
+        if rows is None:
+            self.rules_ = self._class_rules(Xb, self.classes_[y])
+        else:
+            self.rules_ = self._class_rules(rows.context, self.classes_[rows.classes], rows.counts)
+        self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
+
+    def _finish_fit(self, formula: Formula, names: list[str], Xb, y: np.ndarray, weights: np.ndarray | None = None,
+                    conditions: dict | None = None, row_counts: np.ndarray | None = None) -> None:
+        """:meth:`RuleClassifier._finish_fit` counted on the realized (type, class) rows of the
+        rule's attributes (:mod:`logicrules.ideal.finish`) instead of on every training row."""
+        if isinstance(Xb, FormalContext) and row_counts is None:
+            rows = self._type_rows([formula], names, Xb, y, 2, weights)
+            if rows is not None:
+                super()._finish_fit(formula, names, rows.context, rows.classes.astype(bool), rows.weights,
+                                    conditions, rows.counts)
+                return
+        super()._finish_fit(formula, names, Xb, y, weights, conditions, row_counts)
+
+    def _type_rows(self, formulas: list[Formula], names: list[str], context, y: np.ndarray, n_classes: int,
+                   weights: np.ndarray | None = None) -> TypeRows | None:
+        """The (type, class) rows of the formulas' attributes in a packed context, within the
+        fit's memory budget; None for dense rows or more than 62 attributes (the statistics are
+        then counted on every row, whose buffers are checked against the budget here)."""
+        if not isinstance(context, FormalContext):
+            return None
+        budget = getattr(self, "_budget", None) or MemoryBudget(self.memory_limit)
+        columns = rule_columns(formulas, names)
+        size = max((f.size for f in formulas), default=1)
+        if columns is None or len(columns) > MAX_TYPE_FEATURES:
+            budget.require(type_rows_bytes(context.n_objects, 0, size),
+                           f"the rule's statistics on every training row ({context.n_objects} rows)",
+                           "use a smaller max_features")
+            return None
+        block = counting_rows(budget)
+        n_types = min(n_classes * context.n_objects, n_classes << len(columns))
+        budget.require(block * HISTOGRAM_ROW_BYTES + type_rows_bytes(n_types, context.n_attributes, size),
+                       f"the rule's statistics on its types ({len(columns)} attributes)", "use a smaller max_features")
+        return type_rows(context, y, n_classes, columns, weights, block)
+
+    def _class_rules(self, Xb, y: np.ndarray, row_counts: np.ndarray | None = None) -> pd.DataFrame:
+        """:meth:`get_rules` of a native multiclass model on binarized rows with labels ``y``
+        (each standing for ``row_counts`` rows)."""
+        return self._per_class(lambda label: presentation.rules_frame(self.formula_[label], Xb,
+                                                                      self.attribute_names_, y == label,
+                                                                      row_counts=row_counts))

@@ -24,17 +24,13 @@ the rough median cut (the paper names the discretization as what holds it back).
 
 from __future__ import annotations
 
-import warnings
-from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import RealNotInt, StrOptions
-from sklearn.utils.validation import check_is_fitted, has_fit_parameter
+from sklearn.utils.validation import check_is_fitted
 
 from logicrules import presentation, probability
 from logicrules.base import RuleClassifier, make_binarizer
@@ -42,26 +38,21 @@ from logicrules.conditions import with_conditions
 from logicrules.distributed import is_dask_collection
 from logicrules.fca.bitset import pack_columns
 from logicrules.fca.context import FormalContext
-from logicrules.fca.counts import MAX_TYPE_FEATURES, ContextCounts, Counts, TypeHistogram
-from logicrules.formula import Formula, Literal, conjunction, disjunction
+from logicrules.fca.counts import ContextCounts, Counts, TypeHistogram
+from logicrules.formula import Formula
 from logicrules.ideal.algorithm import TypeTable
-from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf, validated_bounded_dnf
-from logicrules.ideal.finish import HISTOGRAM_ROW_BYTES, TypeRows, counting_rows, rule_columns, type_rows, type_rows_bytes
-from logicrules.ideal.multiclass import class_priority
-from logicrules.ideal.paths import (PAPER_MI_SEED, _filter_path, _n_classes, _printed_size, _score_candidates,  # noqa: F401
-                                    _table, _table_formulas, _TrainingTables, _wrapper_path)
+from logicrules.ideal.binarization import fit_on_training_part, map_features
+from logicrules.ideal.bounded import MAX_BOUNDED_FEATURES, bounded_dnf
+from logicrules.ideal.compact import COMPACT_MAX_VARIABLES, compact_dnf
+from logicrules.ideal.finish import FinishSteps
+from logicrules.ideal.paths import _n_classes, _printed_size, _table
 from logicrules.ideal.scoring import SCORERS
-from logicrules.ideal.split import validation_mask, value_validation_mask
+from logicrules.ideal.selection import SelectionSteps, select_n_features
 from logicrules.memory import MemoryBudget
-from logicrules.progress import progress_bar
-from logicrules.simplify import prime_implicants, simplify_on_domain
 from logicrules.validation import Interval
 
 __all__ = ["IdealDNFClassifier", "compact_dnf", "select_n_features"]
 
-#: Most attributes for which the final DNF is shortened by :func:`compact_dnf` (about 0.05 s at
-#: 10 attributes, seconds at 12, minutes at 14 for a random function); above, the DNF is kept.
-_COMPACT_MAX_VARIABLES = 12
 #: Values of the ``tie`` parameter.
 TIE_RULES = ("majority", "positive", "negative")
 #: Values of the ``protocol`` parameter.
@@ -72,51 +63,7 @@ SPLITS = ("rows", "values")
 MULTICLASS = ("native", "ovr")
 
 
-def select_n_features(accuracies: Sequence[float], tolerance: float) -> int:
-    """Step 6's rule: the smallest ``l`` whose accuracy is within ``tolerance`` of the best.
-
-    Parameters
-    ----------
-    accuracies : sequence of float
-        Validation accuracy for ``l = 1, 2, ...`` (entry ``i`` is ``l = i + 1``).
-    tolerance : float
-        Allowed loss, as a fraction (0.01 = one percentage point). Comparisons allow 1e-12 of
-        rounding, so an accuracy exactly ``tolerance`` below the best still qualifies.
-
-    Returns
-    -------
-    int
-        The chosen number of features ``l`` (1-based).
-
-    Examples
-    --------
-    >>> select_n_features([0.70, 0.795, 0.80, 0.78], tolerance=0.01)
-    2
-    """
-    acc = np.asarray(accuracies, dtype=np.float64)
-    if acc.ndim != 1 or acc.size == 0:
-        raise ValueError("accuracies must be a non-empty 1-D sequence")
-    if np.isnan(acc).any():
-        raise ValueError("accuracies contain NaN")
-    return int(np.flatnonzero(acc >= acc.max() - tolerance - 1e-12)[0]) + 1
-
-
-def _part(w: np.ndarray | None, index: np.ndarray) -> np.ndarray | None:
-    return None if w is None else w[index]
-
-
-def _nbytes(X) -> int:
-    """Bytes of a table's values (an array's buffer, a DataFrame's columns)."""
-    if hasattr(X, "memory_usage"):
-        return int(X.memory_usage(index=False, deep=False).sum())
-    return int(np.asarray(X).nbytes)
-
-
-def _rows(X, index: np.ndarray):
-    return X.iloc[index] if hasattr(X, "iloc") else X[index]
-
-
-class IdealDNFClassifier(RuleClassifier):
+class IdealDNFClassifier(SelectionSteps, FinishSteps, RuleClassifier):
     """The ideal classifier method: a short DNF that is the best formula over few attributes.
 
     Selects ``l`` booleanized attributes on a validation split (the paper's steps, module
@@ -329,18 +276,6 @@ class IdealDNFClassifier(RuleClassifier):
         self.multiclass = multiclass
         self.verbose = verbose
 
-    # ------------------------------------------------------------------ parameters
-    def _scorers(self) -> tuple[str, ...]:
-        """The scorer names (one name or a sequence), each checked against ``SCORERS``."""
-        scorers = (self.scorers,) if isinstance(self.scorers, str) else tuple(self.scorers)
-        if self.selection == "filter":
-            if not scorers:
-                raise ValueError("scorers must name at least one scorer")
-            unknown = [s for s in scorers if s not in SCORERS]
-            if unknown:
-                raise ValueError(f"unknown scorer(s) {unknown} in scorers; use {', '.join(SCORERS)}")
-        return scorers
-
     # --------------------------------------------------------------------- fitting
     @_fit_context(prefer_skip_nested_validation=False)  # a user's binarizer is validated too
     def fit(self, X, y, sample_weight=None):
@@ -384,7 +319,10 @@ class IdealDNFClassifier(RuleClassifier):
             return self
         rule = self._tie_rule(y_bool, w)
         valid = self._validation_mask(y_bool, X)
-        context = self._fit_stage(X, valid, w)  # step 2: every row, binarized as the training part
+        # step 2: every row, binarized as the training part
+        self.binarizer_ = fit_on_training_part(make_binarizer(self.binarizer, categorical=self.categorical),
+                                               X, valid, w, self._budget)
+        context = self._binarize_context(X)
         stage_names = list(context.attributes)
         self._check_attributes(stage_names)
         stage_binarizer = self.binarizer_
@@ -395,40 +333,11 @@ class IdealDNFClassifier(RuleClassifier):
         names = list(Xb.attributes)
         self._check_attributes(names)
         while stage_features is not None:
-            features = _map_features(stage_binarizer, self.binarizer_, stage_features, names)
+            features = map_features(stage_binarizer, self.binarizer_, stage_features, names)
             self._fit_table(Xb, y_bool, names, features, rule, w)
             stage_features = self._shorter(names)
         self._finish(names, Xb, y_bool, w)
         return self
-
-    def _fit_stage(self, X, valid: np.ndarray, w: np.ndarray | None) -> FormalContext:
-        """Fit ``binarizer_`` on the training part (the rows outside ``valid``) and binarize
-        every row with it, straight into one packed context.
-
-        The training part is selected by weights 0 / 1 (the built-in binarizers leave rows of
-        weight 0 out; the median binarizer reads a numeric table in row chunks, so no row is
-        copied); a binarizer without ``sample_weight`` is fitted on a copy of the training rows.
-        """
-        binarizer = make_binarizer(self.binarizer, categorical=self.categorical)
-        train_w = np.where(valid, 0.0, 1.0 if w is None else w)
-        n, n_columns = X.shape
-        weighted = has_fit_parameter(binarizer, "sample_weight")
-        frame = X if hasattr(X, "dtypes") else pd.DataFrame(X, copy=False)
-        chunked = weighted and hasattr(binarizer, "_fits_by_column_stats") \
-            and binarizer._fits_by_column_stats(frame, train_w)
-        if chunked:  # row positions, the values in the median brackets, chunk temporaries
-            need = 8 * n + n * n_columns / 4 + 48 * n_columns * (1 << 16)
-        else:  # a copy of the training rows, then a fit one column at a time (64 bytes per row)
-            need = _nbytes(X) * float((~valid).mean()) + n * (64 + n_columns)
-        self._budget.require(need,
-                             f"fitting {type(binarizer).__name__} on the training part ({n} rows x "
-                             f"{n_columns} columns{'' if chunked else ', copied'})", "use fewer rows")
-        if weighted:
-            binarizer.fit(X, sample_weight=train_w)
-        else:
-            binarizer.fit(_rows(X, np.flatnonzero(~valid)))
-        self.binarizer_ = binarizer
-        return self._binarize_context(X)
 
     def _fit_formula(self, Xb: np.ndarray, y: np.ndarray, names: list[str],
                      sample_weight: np.ndarray | None = None) -> Formula:
@@ -460,234 +369,6 @@ class IdealDNFClassifier(RuleClassifier):
     def _is_native(self) -> bool:
         """Whether the fitted model is a native multiclass one (no per-class estimators)."""
         return self._is_multiclass() and not hasattr(self, "estimators_")
-
-    def _finish(self, names: list[str], Xb: FormalContext, y: np.ndarray, w: np.ndarray | None) -> None:
-        """The fitted rule's attributes: ``_finish_fit`` for two classes; with more, every
-        class's formula simplified on the binarizer's domain (raw forms in ``raw_formula_``)."""
-        if not self._is_multiclass():
-            self._finish_fit(self.formula_, names, Xb, y, w)
-            return
-        self.__dict__.pop("estimators_", None)  # of an earlier one-vs-rest fit
-        self.attribute_names_ = list(names)
-        conditions = self._conditions()
-        self.raw_formula_ = {label: with_conditions(f, conditions) if conditions else f
-                             for label, f in self.formula_.items()}
-        self.formula_ = {label: simplify_on_domain(f, order=self.attribute_names_)
-                         for label, f in self.raw_formula_.items()}
-        rows = self._type_rows(list(self.formula_.values()), names, Xb, y, len(self.classes_))
-        if rows is None:
-            self.rules_ = self._class_rules(Xb, self.classes_[y])
-        else:
-            self.rules_ = self._class_rules(rows.context, self.classes_[rows.classes], rows.counts)
-        self.__dict__.pop("_budget", None)  # the fit's memory budget ends with the fit
-
-    def _finish_fit(self, formula: Formula, names: list[str], Xb, y: np.ndarray, weights: np.ndarray | None = None,
-                    conditions: dict | None = None, row_counts: np.ndarray | None = None) -> None:
-        """:meth:`RuleClassifier._finish_fit` counted on the realized (type, class) rows of the
-        rule's attributes (:mod:`logicrules.ideal.finish`) instead of on every training row."""
-        if isinstance(Xb, FormalContext) and row_counts is None:
-            rows = self._type_rows([formula], names, Xb, y, 2, weights)
-            if rows is not None:
-                super()._finish_fit(formula, names, rows.context, rows.classes.astype(bool), rows.weights,
-                                    conditions, rows.counts)
-                return
-        super()._finish_fit(formula, names, Xb, y, weights, conditions, row_counts)
-
-    def _type_rows(self, formulas: list[Formula], names: list[str], context, y: np.ndarray, n_classes: int,
-                   weights: np.ndarray | None = None) -> TypeRows | None:
-        """The (type, class) rows of the formulas' attributes in a packed context, within the
-        fit's memory budget; None for dense rows or more than 62 attributes (the statistics are
-        then counted on every row, whose buffers are checked against the budget here)."""
-        if not isinstance(context, FormalContext):
-            return None
-        budget = getattr(self, "_budget", None) or MemoryBudget(self.memory_limit)
-        columns = rule_columns(formulas, names)
-        size = max((f.size for f in formulas), default=1)
-        if columns is None or len(columns) > MAX_TYPE_FEATURES:
-            budget.require(type_rows_bytes(context.n_objects, 0, size),
-                           f"the rule's statistics on every training row ({context.n_objects} rows)",
-                           "use a smaller max_features")
-            return None
-        block = counting_rows(budget)
-        n_types = min(n_classes * context.n_objects, n_classes << len(columns))
-        budget.require(block * HISTOGRAM_ROW_BYTES + type_rows_bytes(n_types, context.n_attributes, size),
-                       f"the rule's statistics on its types ({len(columns)} attributes)", "use a smaller max_features")
-        return type_rows(context, y, n_classes, columns, weights, block)
-
-    def _class_rules(self, Xb, y: np.ndarray, row_counts: np.ndarray | None = None) -> pd.DataFrame:
-        """:meth:`get_rules` of a native multiclass model on binarized rows with labels ``y``
-        (each standing for ``row_counts`` rows)."""
-        return self._per_class(lambda label: presentation.rules_frame(self.formula_[label], Xb,
-                                                                      self.attribute_names_, y == label,
-                                                                      row_counts=row_counts))
-
-    def _check_protocol(self, sample_weight) -> None:
-        if self.protocol != "paper":
-            return
-        if self.split != "rows":
-            raise ValueError(f"split={self.split!r} has no effect with protocol='paper' (the validation "
-                             "rows are the last ones, as in the authors' code); leave split='rows'")
-        if self.tie != "majority":
-            raise ValueError(f"tie={self.tie!r} has no effect with protocol='paper' (ties and unseen "
-                             "types go to the negative class, as in the authors' code); leave tie at "
-                             "its default")
-        if sample_weight is not None:
-            raise ValueError("protocol='paper' does not accept sample_weight (scikit-learn's mutual "
-                             "information estimator has no weights); use protocol='default'")
-
-    def _tie_rule(self, y: np.ndarray, w: np.ndarray | None = None) -> tuple[str, bool] | np.ndarray:
-        """``(tie, unseen)`` of the type tables: how ties and unseen types are predicted; with
-        more than two classes the class priority (:func:`~logicrules.ideal.multiclass.class_priority`)."""
-        if self._is_multiclass():
-            if self.protocol == "paper":
-                raise ValueError("protocol='paper' reproduces the authors' two-class code; with "
-                                 f"{len(self.classes_)} classes use multiclass='ovr' (one rule per class)")
-            if self.tie != "majority":
-                raise ValueError(f"tie={self.tie!r} names the positive class of a two-class rule; with "
-                                 f"{len(self.classes_)} classes ties and unseen types go to the training "
-                                 "majority among the tied classes (leave tie='majority'), or use "
-                                 "multiclass='ovr' to apply tie to each class's rule")
-            return class_priority(y, len(self.classes_), w)
-        if self.protocol == "paper":
-            return "negative", False
-        if self.tie != "majority":
-            return self.tie, False
-        w = np.ones(len(y)) if w is None else w
-        n_pos, n = float(w[y].sum()), float(w.sum())
-        positive = 2 * n_pos > n or (2 * n_pos == n and bool(y[0]))
-        return ("positive" if positive else "negative"), positive
-
-    def _split(self, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Training and validation rows, stratified by class on a label-invariant coding (the
-        class of the first row is 0), so that swapping the labels keeps the split; with
-        ``protocol="paper"`` the validation rows are the last ``ceil(validation_size n)``.
-
-        The rows of scikit-learn's ``train_test_split`` with the same ``random_state``
-        (:func:`~logicrules.ideal.split.validation_mask`), drawn without its per-row Python work."""
-        if self.protocol == "paper":
-            index = np.arange(len(y))
-            n_valid = int(np.ceil(self.validation_size * len(y)))
-            return index[:len(y) - n_valid], index[len(y) - n_valid:]
-        valid = validation_mask(y, self.validation_size, self.random_state)
-        return np.flatnonzero(~valid), np.flatnonzero(valid)
-
-    def _validation_mask(self, y: np.ndarray, rows: Any) -> np.ndarray:
-        """:meth:`_split` as a mask of the validation rows; with ``split="values"`` decided by the
-        values of ``rows`` (the table or context being fitted,
-        :func:`~logicrules.ideal.split.value_validation_mask`)."""
-        self._budget.require((17 + (24 if self.split == "values" else 0)) * len(y),
-                             f"the validation split of {len(y)} rows", "use fewer rows")
-        valid = value_validation_mask(rows, self.validation_size, self.random_state) \
-            if self.split == "values" else np.zeros(len(y), dtype=bool)
-        if not valid.any():  # split="rows", or every row has the same values
-            valid[self._split(y)[1]] = True
-        self._budget.hold(valid.nbytes)  # until the fit ends
-        return valid
-
-    def _check_attributes(self, names: list[str]) -> None:
-        if not names:
-            dropped = getattr(self.binarizer_, "dropped_", {}) if self.binarizer_ is not None else {}
-            detail = f" (dropped columns: {dropped})" if dropped else ""
-            raise ValueError(f"the binarizer produced no attributes to select from{detail}; "
-                             "check for constant or all-missing columns")
-
-    def _search(self, context: FormalContext, y: np.ndarray, valid: np.ndarray, names: list[str],
-                scorers: tuple[str, ...], rule: tuple[str, bool] | np.ndarray,
-                w: np.ndarray | None = None) -> list[str]:
-        """Steps 3-6: the path over l, and the chosen feature names (stage binarization).
-
-        ``context`` holds every row; the training and validation parts are told apart by the
-        class index ``y + K valid`` (K classes), so one counting pass gives both parts' counts."""
-        n_max = min(int(self.max_features), context.n_attributes)
-        n_classes = _n_classes(rule)
-        # dask partitions come as their counts, with the classes y + 2 valid already
-        counts = context if isinstance(context, Counts) else \
-            ContextCounts(context, y.astype(np.intp) + n_classes * valid, weights=w, n_classes=2 * n_classes,
-                          block_rows=self._counting_rows())
-        tables = _TrainingTables(counts, rule)
-        with progress_bar(n_max, "features l", self.verbose) as bar:
-            if self.selection == "wrapper" and isinstance(context, Counts):  # dask: a counting pass per step
-                from logicrules.ideal.wrapper_counts import wrapper_path_from_counts
-
-                rows = wrapper_path_from_counts(counts, tables, n_max, rule, bar)
-            elif self.selection == "wrapper":  # scores every candidate per row: works on dense rows
-                self._budget.require(context.n_objects * context.n_attributes,
-                                     "the wrapper selection's dense copy of the binarized data",
-                                     "use selection='filter'")
-                dense = context.to_dense()
-                rows = _wrapper_path(dense[~valid], y[~valid], dense[valid], y[valid], n_max, rule,
-                                     _part(w, ~valid), _part(w, valid), bar)
-                del dense
-            else:
-                rows = _filter_path(counts, tables, context, valid, n_max, scorers,
-                                    sklearn_mutual_info=self.protocol == "paper", progress=bar)
-        candidates = pd.DataFrame(
-            [{"n_features": l, "scorer": s, "features": tuple(names[j] for j in cols),
-              "validation_accuracy": va, "training_accuracy": ta, "n_types": nt}
-             for l, s, cols, va, ta, nt in rows])
-        admissible = candidates
-        if self._rule_bound() is not None:  # each candidate's printed rule, pruned when too long
-            bounded = {}
-            for _, _, cols, *_ in rows:
-                if cols not in bounded:
-                    bounded[cols] = self._bounded_candidate(tables, cols, names)
-            bounded = pd.DataFrame([bounded[cols] for _, _, cols, *_ in rows])
-            candidates.update(bounded[["validation_accuracy", "training_accuracy"]])
-            candidates[["rule_size", "pruned", "pruned_literals"]] = bounded[["rule_size", "pruned",
-                                                                              "pruned_literals"]]
-            admissible = candidates[candidates["rule_size"] <= self._rule_bound()]
-        best = admissible.loc[admissible.groupby("n_features", sort=True)["validation_accuracy"].idxmax()]
-        self.candidates_ = candidates
-        self.path_ = best.reset_index(drop=True)
-        return self._select(self.path_)
-
-    def _counting_rows(self) -> int:
-        """Rows per block of the fit's counting passes, within ``memory_limit`` (checked)."""
-        rows = counting_rows(self._budget)
-        self._budget.require(rows * HISTOGRAM_ROW_BYTES, f"counting blocks of {rows} rows", "use fewer rows")
-        return rows
-
-    def _rule_bound(self) -> int | None:
-        """``max_rule_size``, except under the paper's protocol (which bounds nothing)."""
-        return None if self.protocol == "paper" else self.max_rule_size
-
-    def _select(self, path: pd.DataFrame) -> list[str]:
-        """Step 6's choice among the rows of (part of) the path: its feature names."""
-        position = select_n_features(path["validation_accuracy"].to_numpy(), self.tolerance) - 1
-        chosen = path.iloc[position]
-        self.n_selected_ = int(chosen["n_features"])
-        self.validation_accuracy_ = float(chosen["validation_accuracy"])
-        return list(chosen["features"])
-
-    def _bounded_candidate(self, tables: _TrainingTables, cols: tuple[int, ...], names: list[str]) -> dict:
-        """The printed size of a candidate's ideal DNF and, when it exceeds ``max_rule_size``
-        (and the columns are few enough), the validated bounded DNF's accuracies and size
-        (:func:`~logicrules.ideal.bounded.validated_bounded_dnf`); NaN accuracies: unchanged."""
-        features = tuple(names[j] for j in cols)
-        table = replace(tables[cols], features=features)
-        size = _printed_size(_table_formulas(table), self._conditions(), names)
-        out = {"validation_accuracy": np.nan, "training_accuracy": np.nan, "rule_size": size, "pruned": False,
-               "pruned_literals": np.nan}
-        if size > self._rule_bound() and len(cols) <= MAX_BOUNDED_FEATURES and isinstance(table, TypeTable):
-            histogram = TypeHistogram(cols, table.keys.astype(np.int64),
-                                      np.vstack([table.negatives, table.positives]))
-            pruned, accuracy = validated_bounded_dnf(histogram, tables.validation(cols), self._rule_bound(),
-                                                     features=features)
-            out.update(validation_accuracy=accuracy, training_accuracy=pruned.training_accuracy,
-                       rule_size=_printed_size([pruned.formula], self._conditions(), names), pruned=True,
-                       pruned_literals=pruned.n_literals)
-        return out
-
-    def _shorter(self, names: list[str]) -> list[str] | None:
-        """With ``max_rule_size``, when the final rule prints longer: the choice among the
-        smaller ``l`` (feature names of the stage binarization); else None."""
-        if self._rule_bound() is None or self.n_selected_ <= 1:
-            return None
-        formulas = self.formula_.values() if isinstance(self.formula_, dict) else [self.formula_]
-        if _printed_size(formulas, self._conditions(), names) <= self._rule_bound():
-            return None
-        smaller = self.path_[self.path_["n_features"] < self.n_selected_]
-        return self._select(smaller) if len(smaller) else None
 
     def _fit_table(self, Xb: np.ndarray, y: np.ndarray, names: list[str], features: list[str],
                    rule: tuple[str, bool] | np.ndarray, w: np.ndarray | None = None) -> None:
@@ -730,7 +411,7 @@ class IdealDNFClassifier(RuleClassifier):
         """Step 7 on the (two-class) table's ideal DNF: see ``simplify_max_variables``."""
         if table.n_features <= self.simplify_max_variables:
             return ideal.simplify(max_variables=int(self.simplify_max_variables))
-        if table.n_features <= _COMPACT_MAX_VARIABLES:
+        if table.n_features <= COMPACT_MAX_VARIABLES:
             return compact_dnf(table)
         return ideal
 
@@ -809,89 +490,3 @@ class IdealDNFClassifier(RuleClassifier):
                     texts[i] = text
         return texts
 
-
-# ------------------------------------------------------------------ re-binarization mapping
-def _map_features(stage, final, features: list[str], final_names: list[str]) -> list[str]:
-    """Names in the final binarization of the attributes chosen in the validation stage.
-
-    A median (or quantile) threshold moves when the binarizer is refitted on all training data,
-    so attributes are matched by their :class:`Condition`: same column and operator, same value
-    for categorical / binary conditions, and for thresholds the same direction (``>`` or ``>=``
-    versus ``<`` or ``<=``: the median binarizer cuts a column whose median is its maximum as
-    ``x >= median``) and the same rank among that column's thresholds (or the nearest threshold
-    when their number changed). Without ``conditions_`` names are matched as they are.
-    """
-    final_set = set(final_names)
-    stage_conditions = getattr(stage, "conditions_", None)
-    final_conditions = getattr(final, "conditions_", None)
-    if stage_conditions is None or final_conditions is None:
-        missing = [f for f in features if f not in final_set]
-        if missing:
-            raise ValueError(f"selected attributes {missing} are not produced by the refitted binarizer")
-        return list(features)
-    by_name = {c.name: c for c in stage_conditions}
-    direction = {">": ">", ">=": ">", "<": "<", "<=": "<"}
-
-    def kind(c):
-        return c.column, direction.get(c.op, c.op)
-
-    mapped = []
-    for name in features:
-        cond = by_name[name]
-        same = [c for c in final_conditions if kind(c) == kind(cond)]
-        if cond.op in ("==", "!=", "is true", "is missing"):
-            match = [c for c in same if c.value == cond.value]
-        else:
-            stage_same = [c for c in stage_conditions if kind(c) == kind(cond)]
-            if len(same) == len(stage_same) and same:
-                match = [same[stage_same.index(cond)]]
-            else:
-                match = sorted(same, key=lambda c: abs(float(c.value) - float(cond.value)))[:1]
-        if not match or match[0].name not in final_set:
-            warnings.warn(f"attribute {name!r} has no counterpart after refitting the binarizer on all "
-                          "training data; it is left out of the final formula", UserWarning, stacklevel=3)
-            continue
-        if match[0].name not in mapped:
-            mapped.append(match[0].name)
-    return mapped
-
-
-
-# ------------------------------------------------------------------------ DNF for many types
-def compact_dnf(table: TypeTable) -> Formula:
-    """A short DNF equivalent to the table's ideal DNF, for too many variables for SymPy.
-
-    Prime implicants of the positive types (unseen types as the table predicts them), then the essential primes, then greedily the prime covering most still uncovered
-    positive types (ties: fewer literals, then lower code). Exact equivalence is kept; the
-    number of terms is within a logarithmic factor of the minimum (greedy set cover).
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> from logicrules.ideal.algorithm import type_table
-    >>> X = np.array([[0, 0, 1], [0, 1, 1], [1, 0, 1], [1, 1, 0]], dtype=bool)
-    >>> print(compact_dnf(type_table(X, [1, 1, 0, 0])))
-    NOT x0 AND x2
-    """
-    k = table.n_features
-    if k > 31:
-        raise ValueError(f"compact_dnf handles at most 31 features, got {k}")
-    positive = table.positive_codes()
-    if len(positive) == 0:
-        return disjunction()
-    values, masks = prime_implicants(positive, k)
-    covers = (positive[None, :] & ~masks[:, None]) == values[:, None]  # (primes, minterms)
-    n_literals = k - np.array([int(m).bit_count() for m in masks])
-    chosen = list(np.flatnonzero((covers & (covers.sum(axis=0) == 1)).any(axis=1)))
-    uncovered = ~covers[chosen].any(axis=0) if chosen else np.ones(len(positive), dtype=bool)
-    while uncovered.any():
-        gain = covers[:, uncovered].sum(axis=1)
-        best = int(np.lexsort((values, n_literals, -gain))[0])
-        chosen.append(best)
-        uncovered &= ~covers[best]
-    literals = [(Literal(f, negated=True), Literal(f)) for f in table.features]
-    terms = []
-    for p in sorted(chosen, key=lambda i: (n_literals[i], int(values[i]))):
-        v, m = int(values[p]), int(masks[p])
-        terms.append(conjunction(*(literals[j][(v >> j) & 1] for j in range(k) if not (m >> j) & 1)))
-    return disjunction(*terms)

@@ -21,6 +21,8 @@ from sklearn.model_selection import train_test_split
 from sklearn.utils import check_random_state
 from sklearn.utils.extmath import _approximate_mode
 
+from logicrules.fca.context import FormalContext
+
 __all__ = ["appearance_codes", "row_hashes", "split_seed", "validation_mask", "value_validation_mask"]
 
 
@@ -144,8 +146,6 @@ def row_hashes(X: Any) -> np.ndarray:
     >>> bool(h[0] == h[2]), bool(h[0] == h[1])
     (True, False)
     """
-    from logicrules.fca.context import FormalContext
-
     if isinstance(X, FormalContext):
         words = _mix64(np.arange(1, X.n_attributes + 1, dtype=np.uint64))
         h = np.zeros(X.n_objects, dtype=np.uint64)

@@ -7,7 +7,7 @@ training and of the validation part in each type of ``S + {j}``
 (:func:`candidate_histograms`, one bincount per chunk of rows), so a step is one counting pass
 (plus one for the chosen set's own histogram): the driver predicts every type by the training
 majority under the tie rule and scores each candidate's validation accuracy (ties by training
-accuracy, then column order), exactly as :func:`~logicrules.ideal.method._score_candidates`
+accuracy, then column order), exactly as :func:`~logicrules.ideal.paths._score_candidates`
 does on the rows (the same integer counts, the same divisions).
 """
 
@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from logicrules.fca.counts import RowBlock, type_codes_from_bits
+from logicrules.ideal.paths import _decide, _histogram_accuracy, _n_classes
 
 __all__ = ["candidate_histograms", "wrapper_path_from_counts"]
 
@@ -54,8 +55,6 @@ def candidate_histograms(block: RowBlock, chosen: np.ndarray, candidates: np.nda
 def wrapper_path_from_counts(counts: Any, tables: Any, n_max: int, rule: Any, progress: Any = None) -> list[tuple]:
     """The wrapper path ``(l, "wrapper", columns, validation accuracy, training accuracy, types)``
     from counts of ``2K`` classes (``y + K valid``); ``tables`` the method's training tables."""
-    from logicrules.ideal.paths import _decide, _histogram_accuracy, _n_classes
-
     K = _n_classes(rule)
     totals = counts.class_totals()
     n_train, n_valid = totals[:K].sum(), totals[K:].sum()

@@ -11,7 +11,8 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 from logicrules.equivalence import equivalent
 from logicrules.formula import Literal
 from logicrules.ideal.algorithm import type_table
-from logicrules.ideal.method import IdealDNFClassifier, _score_candidates, compact_dnf, select_n_features
+from logicrules.ideal.method import IdealDNFClassifier, compact_dnf, select_n_features
+from logicrules.ideal.paths import _score_candidates
 from logicrules.ideal.scoring import f_classif_boolean, rank_features
 
 
@@ -37,7 +38,7 @@ def test_select_n_features_rule():
 
 
 def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
-    import logicrules.ideal.method as method
+    import logicrules.ideal.selection as selection
 
     accuracies = {1: (0.70, 0.60), 2: (0.79, 0.795), 3: (0.80, 0.78), 4: (0.75, 0.76)}
 
@@ -46,7 +47,7 @@ def test_method_applies_the_rule_to_a_constructed_path(monkeypatch):
         return [(l, name, tuple(range(l)), accuracies[l][i], 1.0, 2**l)
                 for l in range(1, n_max + 1) for i, name in enumerate(scorers)]
 
-    monkeypatch.setattr(method, "_filter_path", constructed)
+    monkeypatch.setattr(selection, "_filter_path", constructed)
     X, y = planted(n=100, m=6)
     model = IdealDNFClassifier(binarizer="passthrough", max_features=4, scorers=("chi2", "f_classif"),
                                random_state=0).fit(X, y)
@@ -313,14 +314,14 @@ def test_refit_maps_a_median_cut_across_greater_and_greater_equal():
     import pandas as pd
 
     from logicrules.fca.scaling import MedianBinarizer
-    from logicrules.ideal.method import _map_features
+    from logicrules.ideal.binarization import map_features
 
     stage = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 4.0, 4.0, 4.0]}))
     final = MedianBinarizer().fit(pd.DataFrame({"x": [1.0, 2.0, 3.0, 4.0, 4.0]}))
     assert stage.get_feature_names_out().tolist() == ["x >= 4"]
     names = final.get_feature_names_out().tolist()
     assert names == ["x > 3"]
-    assert _map_features(stage, final, ["x >= 4"], names) == ["x > 3"]
+    assert map_features(stage, final, ["x >= 4"], names) == ["x > 3"]
 
 
 def test_paper_protocol_reproduces_the_authors_conventions():
