@@ -50,6 +50,9 @@ LEARNERS = {
     "lp_dnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf", "method": "covering"}),
     "lp_dnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                                 {"rule": "dnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),
+    "lp_cnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "cnf", "method": "covering"}),
+    "lp_cnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
+                                {"rule": "cnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),
 }
 REAL = ("electricity", "adult", "magic_gamma", "heloc")
 REAL_LEARNERS = {"premise": ("logicrules.fca.premise.estimator", "OptimalPremiseClassifier", {}),

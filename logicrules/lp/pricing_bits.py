@@ -23,8 +23,10 @@ of the premise search, :mod:`logicrules.fca.premise.popcounts`), and counts:
 extends each of its pairs, and its extent lies in each of theirs, so ``G(abc) <=
 min(G(ab), G(ac), G(bc))`` and ``L(abc) >= 0``: its reduced cost is at least ``-min G(pair) +
 4 cost + e_a + e_b + e_c``. Triples whose bound is not below the threshold t (the ``top_k``-th
-least value held, never above 0, plus a small float slack) are never counted; every other
-triple is evaluated exactly. So the least reduced cost over the conjunctions of at most
+least value held, never above 0, plus a small float slack) are never counted. The others get
+their exact ``G(abc)`` first (positive rows of positive dual only, the cheap side), and only
+those with ``-G(abc) + 4 cost + e_a + e_b + e_c < t`` their ``L(abc)``; every remaining triple
+is evaluated exactly. So the least reduced cost over the conjunctions of at most
 ``max_size`` (<= 3) literals is found whenever it is negative, exactly as
 :func:`~logicrules.lp.pricing.price_exact` finds it (tested against it and against brute
 force), and column generation still stops only when no conjunction of the class has a negative
@@ -307,13 +309,21 @@ class BitsPricing:
                     per_first.append((int(a), alive[i], alive[j]))
             if not per_first:
                 continue
-            losses = self._triple_losses(per_first)
+            # the dual part first (rows of positive dual only): L(abc) >= 0 prunes again on G(abc)
             gains = pos.triples(*_candidate_layout(per_first))
-            start = 0
-            for (a, b, c), loss in zip(per_first, losses):
-                value = loss - gains[start:start + b.size] + 4.0 * cost + e[a] + e[b] + e[c]
+            kept, start = [], 0
+            for a, b, c in per_first:
+                g = gains[start:start + b.size]
                 start += b.size
-                best.offer(value, [np.full(b.size, a), b, c])
+                base = 4.0 * cost + e[a] + e[b] + e[c] - g
+                alive = base < bound
+                if alive.any():
+                    kept.append((a, b[alive], c[alive], base[alive]))
+            if not kept:
+                continue
+            losses = self._triple_losses([(a, b, c) for a, b, c, _ in kept])
+            for (a, b, c, base), loss in zip(kept, losses):
+                best.offer(loss + base, [np.full(b.size, a), b, c])
         return True
 
     def _distinct(self, terms: list[tuple[int, ...]], values: np.ndarray, top_k: int, complete: bool,

@@ -135,3 +135,21 @@ def test_column_generation_over_bits_certifies_the_dense_bound(seed, k):
     for fit in (bits, sampled):
         assert fit.certified
         assert fit.lp_bound == pytest.approx(dense.lp_bound, abs=tol)
+
+
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_estimator_over_bits_keeps_the_certified_bound(rule):
+    from logicrules.lp.estimator import LPRuleClassifier
+
+    rng = np.random.default_rng(5)
+    X = rng.random((600, 7)) < 0.5
+    y = ((X[:, 0] & X[:, 1]) | X[:, 2]) ^ (rng.random(600) < 0.05)
+    params = {"rule": rule, "binarizer": "passthrough", "lam": 0.01}
+    dense = LPRuleClassifier(**params).fit(X, y)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(pricing_bits, "BITS_PRICING_ROWS", 0)
+        bits = LPRuleClassifier(**params).fit(X, y)
+        sampled = LPRuleClassifier(**params, row_sampling=0.3, random_state=0).fit(X, y)
+    for model in (bits, sampled):
+        assert model.lp_result_["certified"]
+        assert model.lp_result_["lp_bound"] == pytest.approx(dense.lp_result_["lp_bound"], abs=1e-6)
