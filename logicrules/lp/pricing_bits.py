@@ -26,8 +26,10 @@ min(G(ab), G(ac), G(bc))`` and ``L(abc) >= 0``: its reduced cost is at least ``-
 least value held, never above 0, plus a small float slack) are never counted. The others get
 their exact ``G(abc)`` first (positive rows of positive dual only, the cheap side), and only
 those with ``-G(abc) + 4 cost + e_a + e_b + e_c < t`` their ``L(abc)``; every remaining triple
-is evaluated exactly. So the least reduced cost over the conjunctions of at most
-``max_size`` (<= 3) literals is found whenever it is negative, exactly as
+is evaluated exactly. Quadruples (``max_size=4``) are bounded the same way by the gains of
+three of their triples, then counted exactly (:meth:`BitsPricing._price_quads`). So the least
+reduced cost over the conjunctions of at most ``max_size`` (<= 4) literals is found whenever it
+is negative, exactly as
 :func:`~logicrules.lp.pricing.price_exact` finds it (tested against it and against brute
 force), and column generation still stops only when no conjunction of the class has a negative
 reduced cost. First literals are visited by decreasing ``G`` so that t tightens early.
@@ -134,6 +136,16 @@ class WeightedBits:
         return out
 
 
+    def quads(self, a: np.ndarray, b: np.ndarray, c: np.ndarray, d_ptr: np.ndarray, cand_d: np.ndarray) -> np.ndarray:
+        """Weighted counts of the conjunctions ``(a[q], b[q], c[q], d)`` for the fourth literals
+        ``cand_d[d_ptr[q]:d_ptr[q + 1]]`` of each triple q (:func:`_quad_sums`)."""
+        out = np.zeros(cand_d.size)
+        if cand_d.size:
+            _quad_sums(self.bits, self.seg, self.wseg, a.astype(np.int64), b.astype(np.int64), c.astype(np.int64),
+                       d_ptr.astype(np.int64), cand_d.astype(np.int64), out)
+        return out
+
+
 @njit(cache=True, nogil=True, parallel=True)
 def _extension_sums(extents, bits, seg, wseg, out):
     """``out[t, j] = weighted |extents[t] AND bits[j]|`` (:func:`_wcount_and`)."""
@@ -161,6 +173,19 @@ def _triple_sums(bits, seg, wseg, firsts, pair_ptr, pair_b, pair_start, cand_c, 
                              cand_c[c0:c1], out[c0:c1])
 
 
+@njit(cache=True, nogil=True, parallel=True)
+def _quad_sums(bits, seg, wseg, a, b, c, d_ptr, cand_d, out):
+    """``out[j]`` = weighted ``|a[q] AND b[q] AND c[q] AND cand_d[j]|`` for ``j`` in ``d_ptr[q]:d_ptr[q + 1]``,
+    one triple ``q`` per parallel task (its extent ANDed once, then every fourth literal)."""
+    words = bits.shape[1]
+    for q in prange(a.shape[0]):
+        abc = np.empty(words, np.uint64)
+        for w in range(words):
+            abc[w] = bits[a[q], w] & bits[b[q], w] & bits[c[q], w]
+        for j in range(d_ptr[q], d_ptr[q + 1]):
+            out[j] = _wcount_and(abc, bits[cand_d[j]], seg, wseg)
+
+
 def _candidate_layout(per_first: list[tuple[int, np.ndarray, np.ndarray]]):
     """The flat arrays of :func:`_triple_sums` from ``(a, b, c)`` candidates per first literal
     (b ascending, c ascending within b)."""
@@ -178,7 +203,7 @@ def _candidate_layout(per_first: list[tuple[int, np.ndarray, np.ndarray]]):
 
 
 class BitsPricing:
-    """Exact pricing (sizes 1 to 3) and a beam of one problem over packed bits (module notes).
+    """Exact pricing (sizes 1 to 4) and a beam of one problem over packed bits (module notes).
 
     Built once per :class:`~logicrules.lp.master.RuleSetProblem`: the negative rows' bits and
     their literal and pair counts; every call then reads the positive rows of positive dual.
@@ -252,7 +277,7 @@ class BitsPricing:
     # ---------------------------------------------------------------- exact pricing
     def price(self, mu: np.ndarray, nu: float, max_size: int, *, top_k: int = 10,
               first_found: bool = False) -> Pricing:
-        """The conjunctions of at most ``max_size`` (1 to 3) literals of least reduced cost, exactly.
+        """The conjunctions of at most ``max_size`` (1 to 4) literals of least reduced cost, exactly.
 
         Same contract as :func:`~logicrules.lp.pricing.price_exact`: the ``top_k`` best
         columns of negative reduced cost with distinct extents (the empty conjunction, TRUE,
@@ -260,8 +285,8 @@ class BitsPricing:
         ``complete``. ``first_found`` stops as soon as ``2 top_k`` negative columns are held
         (then not complete).
         """
-        if not 1 <= int(max_size) <= 3:
-            raise ValueError(f"the pricing over packed bits searches terms of 1 to 3 literals, got {max_size!r}")
+        if not 1 <= int(max_size) <= 4:
+            raise ValueError(f"the pricing over packed bits searches terms of 1 to 4 literals, got {max_size!r}")
         start = time.perf_counter()
         P = self.problem
         m = P.n_literals
@@ -280,13 +305,21 @@ class BitsPricing:
             a, b = np.triu_indices(m, 1)
             best.offer(self.loss2[a, b] - gain2[a, b] + 3.0 * cost + e[a] + e[b], [a, b])
             if max_size >= 3:
-                complete = self._price_triples(pos, gain1, gain2, cost, best, first_found)
+                triples: list | None = [] if max_size >= 4 else None
+                complete = self._price_triples(pos, gain1, gain2, cost, best, first_found, triples)
+                if max_size >= 4 and complete:
+                    complete = self._price_quads(pos, gain1, triples, cost, best, first_found)
         values = [float(self.total_loss - mu.sum() + cost)] + best.values.tolist()
         terms = [()] + [tuple(int(j) for j in row if j >= 0) for row in best.terms]
         return self._distinct(terms, np.asarray(values), int(top_k), complete, start)
 
-    def _price_triples(self, pos: WeightedBits, gain1, gain2, cost: float, best: _Best, first_found: bool) -> bool:
-        """Offer every triple whose bound is below the threshold; False when stopped early."""
+    def _price_triples(self, pos: WeightedBits, gain1, gain2, cost: float, best: _Best, first_found: bool,
+                       record: list | None = None) -> bool:
+        """Offer every triple whose bound is below the threshold; False when stopped early.
+
+        ``record`` (a list) receives ``(a, b, c, G(abc))`` of every triple whose gain was counted:
+        the quadruple bounds of :meth:`_price_quads`.
+        """
         m, e = self.problem.n_literals, self.extra
         later = np.arange(m)
         order = np.argsort(-gain1, kind="stable")
@@ -315,6 +348,8 @@ class BitsPricing:
             for a, b, c in per_first:
                 g = gains[start:start + b.size]
                 start += b.size
+                if record is not None:
+                    record.append((a, b, c, g))
                 base = 4.0 * cost + e[a] + e[b] + e[c] - g
                 alive = base < bound
                 if alive.any():
@@ -324,6 +359,49 @@ class BitsPricing:
             losses = self._triple_losses([(a, b, c) for a, b, c, _ in kept])
             for (a, b, c, base), loss in zip(kept, losses):
                 best.offer(loss + base, [np.full(b.size, a), b, c])
+        return True
+
+    def _price_quads(self, pos: WeightedBits, gain1, triples: list, cost: float, best: _Best,
+                     first_found: bool) -> bool:
+        """Offer every quadruple ``a < b < c < d`` whose bound is below the threshold.
+
+        ``triples`` holds the gains ``G(abc)`` of every triple that :meth:`_price_triples` did
+        not prune; a triple it pruned has ``-G(abc) + 5 cost >= t`` (its bound there was at least
+        the threshold, which only falls), and so has every quadruple holding it. A quadruple
+        extends (a, b, c), (a, b, d) and (a, c, d), so ``-min`` of their gains ``+ 5 cost +
+        e_a + e_b + e_c + e_d`` bounds it; past that, its exact gain, then its exact loss.
+        """
+        m, e = self.problem.n_literals, self.extra
+        for a, b, c, g in triples:
+            if first_found and best.full():
+                return False
+            bound = best.bound()
+            if -gain1[a] + 5.0 * cost + e[a] >= bound:
+                continue
+            alive = -g + 5.0 * cost + e[a] + e[b] + e[c] < bound
+            if alive.sum() < 2:
+                continue
+            b, c, g = b[alive], c[alive], g[alive]
+            G = np.full((m, m), -np.inf)
+            G[b, c] = g
+            rows = max(1, (1 << 22) // m)   # (pairs x m) candidate masks a block at a time
+            for lo in range(0, b.size, rows):
+                qb, qc, qg = b[lo:lo + rows], c[lo:lo + rows], g[lo:lo + rows]
+                low = np.minimum(np.minimum(G[qb], G[qc]), qg[:, None])
+                base = 5.0 * cost + e[a] + (e[qb] + e[qc])[:, None] + e[None, :] - low
+                q, d = np.nonzero((np.arange(m)[None, :] > qc[:, None]) & (base < bound))
+                if not q.size:
+                    continue
+                d_ptr = np.searchsorted(q, np.arange(qb.size + 1))
+                first = np.full(qb.size, a)
+                base = 5.0 * cost + e[a] + e[qb[q]] + e[qc[q]] + e[d] - pos.quads(first, qb, qc, d_ptr, d)
+                keep = base < bound
+                if not keep.any():
+                    continue
+                q, d, base = q[keep], d[keep], base[keep]
+                d_ptr = np.searchsorted(q, np.arange(qb.size + 1))
+                loss = self.neg.quads(first, qb, qc, d_ptr, d)
+                best.offer(loss + base, [np.full(q.size, a), qb[q], qc[q], d])
         return True
 
     def _distinct(self, terms: list[tuple[int, ...]], values: np.ndarray, top_k: int, complete: bool,
@@ -376,6 +454,6 @@ class BitsPricing:
 
 
 def use_bits_pricing(problem: RuleSetProblem, max_size: int) -> bool:
-    """Whether column generation prices ``problem`` over packed bits: terms of at most 3
+    """Whether column generation prices ``problem`` over packed bits: terms of at most 4
     literals and at least :data:`BITS_PRICING_ROWS` distinct rows."""
-    return int(max_size) <= 3 and problem.A_pos.shape[0] + problem.A_neg.shape[0] >= BITS_PRICING_ROWS
+    return int(max_size) <= 4 and problem.A_pos.shape[0] + problem.A_neg.shape[0] >= BITS_PRICING_ROWS

@@ -42,7 +42,7 @@ def _brute_least(problem, mu, nu, k):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 3), st.sampled_from([0.0, 0.3]), st.integers(1, 6))
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.sampled_from([0.0, 0.3]), st.integers(1, 6))
 def test_bits_pricing_finds_the_least_reduced_cost(seed, k, nu, top_k):
     _, problem, mu = _problem(seed)
     found = BitsPricing(problem).price(mu, nu, k, top_k=top_k)
@@ -68,10 +68,11 @@ def test_bits_pricing_finds_the_least_reduced_cost(seed, k, nu, top_k):
 @given(st.integers(0, 2**32 - 1))
 def test_bits_pricing_stopped_early_reports_true_columns(seed):
     _, problem, mu = _problem(seed)
-    found = BitsPricing(problem).price(mu, 0.0, 3, top_k=1, first_found=True)
+    k = 3 + seed % 2
+    found = BitsPricing(problem).price(mu, 0.0, k, top_k=1, first_found=True)
     assert np.allclose(found.reduced_costs, reduced_costs(problem, mu, 0.0, found.terms), atol=1e-9)
     if found.complete:
-        assert found.least == pytest.approx(min(_brute_least(problem, mu, 0.0, 3), 0.0), abs=1e-9)
+        assert found.least == pytest.approx(min(_brute_least(problem, mu, 0.0, k), 0.0), abs=1e-9)
     else:
         assert found.terms and found.least <= found.reduced_costs[0] + 1e-12
 
@@ -114,14 +115,14 @@ def test_bits_beam_columns_have_their_reduced_costs(seed):
     assert (found.reduced_costs < 0).all()
 
 
-def test_bits_pricing_refuses_terms_of_four_literals():
+def test_bits_pricing_refuses_terms_of_five_literals():
     problem = build_rule_set_problem(np.eye(3, dtype=bool), [1, 0, 1], 0.1)
-    with pytest.raises(ValueError, match="1 to 3 literals"):
-        BitsPricing(problem).price(np.ones(2), 0.0, 4)
+    with pytest.raises(ValueError, match="1 to 4 literals"):
+        BitsPricing(problem).price(np.ones(2), 0.0, 5)
 
 
 @settings(max_examples=25, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.integers(2, 3))
+@given(st.integers(0, 2**32 - 1), st.integers(2, 4))
 def test_column_generation_over_bits_certifies_the_dense_bound(seed, k):
     _, problem, _ = _problem(seed)
     problem = RuleSetProblem(problem.A_pos, problem.pos_weight, problem.A_neg, problem.neg_weight,
@@ -153,3 +154,14 @@ def test_estimator_over_bits_keeps_the_certified_bound(rule):
     for model in (bits, sampled):
         assert model.lp_result_["certified"]
         assert model.lp_result_["lp_bound"] == pytest.approx(dense.lp_result_["lp_bound"], abs=1e-6)
+
+
+def test_bits_pricing_finds_a_planted_four_literal_term():
+    rng = np.random.default_rng(1)
+    A = rng.random((400, 8)) < 0.6
+    y = A[:, [1, 3, 4, 6]].all(axis=1)
+    problem = build_rule_set_problem(A, y, 0.05)
+    mu = problem.pos_weight.copy()
+    found = BitsPricing(problem).price(mu, 0.0, 4, top_k=3)
+    assert found.complete and found.terms[0] == (1, 3, 4, 6)
+    assert found.least == pytest.approx(_brute_least(problem, mu, 0.0, 4), abs=1e-9)
