@@ -10,7 +10,8 @@ rounding and local search when it stops). :func:`learn_cnf_cg` is the De Morgan 
 learned on the complemented literals for the complemented label, read as clauses.
 
 :func:`generate_columns` alternates the restricted master LP over a pool of conjunctions
-(:func:`~logicrules.lp.master.solve_master_lp`) with a pricing step under its duals, adding every
+(:func:`~logicrules.lp.master_highs.master_lp_solver`: one HiGHS model warm-started from the last
+basis) with a pricing step under its duals, adding every
 column with a negative reduced cost. It stops when the pricing proves that no conjunction of its
 class has a negative reduced cost: the master LP's optimum is then the LP optimum over that whole
 class, a lower bound on every DNF of such terms (``lp_bound``, ``certified``). An optional beam
@@ -31,8 +32,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from logicrules.lp.master import (ConjunctionPool, MasterLP, RuleSetProblem, build_rule_set_problem,
-                                  solve_master_lp, solve_master_mip)
+from logicrules.lp.master import ConjunctionPool, MasterLP, RuleSetProblem, build_rule_set_problem, solve_master_mip
+from logicrules.lp.master_highs import master_lp_solver
 from logicrules.lp.pricing import Pricing, price_beam, price_exact
 from logicrules.lp.pricing_bits import BitsPricing, use_bits_pricing
 
@@ -146,7 +147,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
                      solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                      heuristic: Callable[[ConjunctionPool, np.ndarray, float], Pricing] | None = None,
                      beam: Callable[[ConjunctionPool, np.ndarray, float], Pricing] | None = None,
-                     initial_terms=()) -> ColumnGeneration:
+                     initial_terms=(), warm: bool | None = None) -> ColumnGeneration:
     """Column generation over the master LP of ``problem``.
 
     Parameters
@@ -169,6 +170,10 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
         Tried when the exact pricing finds nothing; its columns extend the class searched.
     initial_terms : iterable of tuple
         Conjunctions in the pool from the start.
+    warm : bool, optional
+        Keep the master LP in one HiGHS model and re-solve it from the last basis after each
+        round's columns are added (:func:`~logicrules.lp.master_highs.master_lp_solver`; default:
+        with ``solver="highs"`` when highspy is installed); False solves every round from scratch.
 
     Returns
     -------
@@ -191,6 +196,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
     start = time.perf_counter()
     pool = ConjunctionPool(problem)
     pool.add(initial_terms)
+    solve_lp = master_lp_solver(pool, solver, warm=warm)
     tol = problem.tolerance()
     history: list[dict] = []
     best_bound, certified, pricing_seconds = -np.inf, False, 0.0
@@ -199,7 +205,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
         return [t for t, rc in zip(found.terms, found.reduced_costs) if rc < -tol and t not in pool]
 
     while True:
-        lp = solve_master_lp(pool, solver=solver)
+        lp = solve_lp()
         iterations += 1
         new, certified = [], False
         if heuristic is not None:  # cheap columns first; the exact pricing proves the end
@@ -228,7 +234,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
         if not added or iterations >= max_iterations or out_of_time:
             break
     if added:  # stopped by a limit with new columns: the LP over the final pool
-        lp = solve_master_lp(pool, solver=solver)
+        lp = solve_lp()
     return ColumnGeneration(pool, lp, iterations, best_bound, certified, pricing_seconds, history)
 
 

@@ -22,9 +22,11 @@ a row-weighted linear function of the conjunction's extent (what the pricing pro
 cost is the sum of theirs (exact: they have equal optimal slacks), so the master stays small.
 
 :func:`solve_master_lp` returns the primal and the duals (HiGHS through SciPy's ``linprog``, or
-PuLP); :func:`solve_master_mip` solves the same problem with binary w (HiGHS MIP through SciPy's
-``milp``, or PuLP) under a time limit and reports the gap, with :func:`round_master` as the
-fallback when it stops without an incumbent.
+PuLP; column generation keeps one warm-started HiGHS model instead,
+:mod:`logicrules.lp.master_highs`); :func:`solve_master_mip` solves the same problem with binary
+w (HiGHS MIP through SciPy's ``milp``, or PuLP) under a time limit and reports the gap, with
+:func:`~logicrules.lp.master_rounding.round_master` as the fallback when it stops without an
+incumbent.
 """
 
 from __future__ import annotations
@@ -36,11 +38,12 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, sparse
 
+from logicrules.lp.master_rounding import round_master
 from logicrules.lp.model import check_lam, class_costs
 from logicrules.lp.solvers import SOLVERS, SolverError, _row_groups, pulp_backend, require_model_memory
 
 __all__ = ["RuleSetProblem", "ConjunctionPool", "MasterLP", "MasterMIP", "build_rule_set_problem",
-           "conjunction_extents", "solve_master_lp", "solve_master_mip", "round_master", "improve_choice"]
+           "conjunction_extents", "solve_master_lp", "solve_master_mip"]
 
 
 def _merge(A: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -328,7 +331,7 @@ class MasterMIP:
         ``(objective - bound) / max(|objective|, tiny)``: 0 when proved optimal.
     status : str
         ``"optimal"``, ``"time_limit"`` (stopped with an incumbent) or ``"rounded"`` (stopped
-        without one, or the rounding of the LP was better: see :func:`round_master`).
+        without one, or the rounding of the LP was better: see :func:`~logicrules.lp.master_rounding.round_master`).
     solver : str
     seconds : float
     """
@@ -419,7 +422,7 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
         HiGHS MIP through SciPy's ``milp``, or PuLP.
     time_limit : float, optional
         Seconds. Stopped with an incumbent, the incumbent is used (``status="time_limit"``,
-        gap reported); without one, the LP solution is rounded (:func:`round_master`); the
+        gap reported); without one, the LP solution is rounded (:func:`~logicrules.lp.master_rounding.round_master`); the
         rounding also replaces an incumbent it beats.
     lp : MasterLP, optional
         The master LP's optimum over this pool (solved when not given). Its rounding gives an
@@ -488,90 +491,6 @@ def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None):
     bound = float(bound) if bound is not None and np.isfinite(bound) else None
     x = res.x[:K] if res.x is not None else None
     return x, bound, "optimal" if res.status == 0 else "time_limit", "highs-milp"
-
-
-def round_master(pool: ConjunctionPool, w: np.ndarray) -> np.ndarray:
-    """A good 0/1 choice of pool columns from a fractional master solution (a heuristic).
-
-    For every distinct positive value t of w the columns ``w >= t`` are tried (those within the
-    budget); the best of them is then improved by local search (:func:`improve_choice`).
-    Returns the boolean choice with the least master objective found (never worse than
-    choosing nothing).
-
-    Examples
-    --------
-    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
-    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
-    >>> _ = pool.add([(0,), (1,)])
-    >>> round_master(pool, np.array([0.6, 0.4])).tolist()
-    [True, False]
-    """
-    w = np.asarray(w, dtype=np.float64)
-    best = np.zeros(len(pool), dtype=bool)
-    best_value = pool.integer_objective(best)
-    for t in np.unique(w[w > 1e-9])[::-1]:
-        chosen = w >= t
-        if not pool.within_budget(chosen):
-            continue
-        value = pool.integer_objective(chosen)
-        if value < best_value - pool.problem.tolerance():
-            best, best_value = chosen, value
-    return improve_choice(pool, best)
-
-
-def improve_choice(pool: ConjunctionPool, chosen: np.ndarray, max_moves: int = 1000) -> np.ndarray:
-    """Local search on a 0/1 choice of pool columns: best add, drop or swap move while one helps.
-
-    The gains of all moves are computed at once from the cover counts of the positive rows:
-    adding k gains ``u(uncovered rows k covers) - c_k``, dropping k gains ``c_k - u(rows
-    only k covers)``, swapping a for b the sum of the two on the counts without a. Moves
-    that break the budget are not made. Each move lowers the master objective.
-
-    Examples
-    --------
-    >>> A = np.array([[1, 0], [1, 1], [0, 1]], dtype=bool)
-    >>> pool = ConjunctionPool(build_rule_set_problem(A, [1, 1, 0], lam=0.1))
-    >>> _ = pool.add([(0,), (1,)])
-    >>> improve_choice(pool, np.array([False, True])).tolist()
-    [True, False]
-    """
-    chosen = np.asarray(chosen, dtype=bool).copy()
-    K = len(pool)
-    if K == 0:
-        return chosen
-    u = pool.problem.pos_weight
-    cover = pool.cover.astype(np.float64)
-    costs = pool.costs()
-    size = 1.0 + pool.sizes
-    budget = np.inf if pool.problem.budget is None else pool.problem.budget + 1e-9
-    tol = pool.problem.tolerance()
-    for _ in range(max_moves):
-        counts = cover[:, chosen].sum(axis=1)
-        room = budget - size[chosen].sum()
-        add = np.where(~chosen & (size <= room), (u * (counts == 0)) @ cover - costs, -np.inf)
-        drop = np.where(chosen, costs - (u * (counts == 1)) @ cover, -np.inf)
-        move, gain = None, tol
-        if add.max() > gain:
-            move, gain = ("add", int(np.argmax(add))), float(add.max())
-        if drop.max() > gain:
-            move, gain = ("drop", int(np.argmax(drop))), float(drop.max())
-        for a in np.flatnonzero(chosen):
-            without = counts - cover[:, a]
-            swap = drop[a] + (u * (without == 0)) @ cover - costs
-            swap[chosen | (size > room + size[a])] = -np.inf
-            b = int(np.argmax(swap))
-            if swap[b] > gain:
-                move, gain = ("swap", (int(a), b)), float(swap[b])
-        if move is None:
-            break
-        kind, k = move
-        if kind == "add":
-            chosen[k] = True
-        elif kind == "drop":
-            chosen[k] = False
-        else:
-            chosen[k[0]], chosen[k[1]] = False, True
-    return chosen
 
 
 def _pulp_master(pool: ConjunctionPool, integral: bool, time_limit: float | None):

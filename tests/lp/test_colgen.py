@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from logicrules.lp.colgen import generate_columns, learn_cnf_cg, learn_dnf_cg
-from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, improve_choice,
-                                  round_master, solve_master_lp, solve_master_mip)
+from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, solve_master_lp,
+                                  solve_master_mip)
+from logicrules.lp.master_rounding import improve_choice, round_master
 from logicrules.lp.pricing import Pricing, price_beam, price_exact, pricing_rows, reduced_costs
 
 from ._colgen_reference import (all_conjunctions, best_subset, brute_force_least, holds, master_dual_value,
