@@ -47,6 +47,8 @@ LEARNERS = {
     "lp_cnf_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                        {"rule": "cnf", "row_sampling": "auto", "random_state": 0}),
     "lp_m_of_n": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "m_of_n"}),
+    "lp_m_of_n_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
+                          {"rule": "m_of_n", "row_sampling": "auto", "random_state": 0}),
     "lp_dnf_covering": ("logicrules.lp.estimator", "LPRuleClassifier", {"rule": "dnf", "method": "covering"}),
     "lp_dnf_covering_sampled": ("logicrules.lp.estimator", "LPRuleClassifier",
                                 {"rule": "dnf", "method": "covering", "row_sampling": "auto", "random_state": 0}),

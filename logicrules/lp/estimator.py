@@ -30,7 +30,8 @@ from logicrules.lp.colgen_rows import learn_dnf_cg_sampled, rule_set_problem_fro
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import ContextCounts
 from logicrules.lp.data import clause_problem, distinct_rows_bytes, merged_data
-from logicrules.lp.rules import _sampling_fraction, learn_cnf, learn_dnf, learn_m_of_n, solve_clause
+from logicrules.lp.mofn_rows import ChecklistRows, checklist_bytes
+from logicrules.lp.rules import _sampling_fraction, learn_checklist, learn_cnf, learn_dnf, learn_m_of_n, solve_clause
 from logicrules.lp.solvers import SOLVERS
 from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
@@ -94,7 +95,7 @@ class LPRuleClassifier(RuleClassifier):
         its negation. "passthrough" when X is already 0/1.
     solver : {"highs", "pulp"}, default "highs"
         LP back end (SciPy HiGHS, or PuLP with HiGHS/CBC). The m-of-n program is always solved
-        by SciPy's HiGHS (``milp``), without screening or row sampling.
+        by SciPy's HiGHS (dual simplex, ``milp`` for ``rounding="exact"``), without screening.
     screening : bool, default True
         Safe column screening before each solve (never changes the optimum).
     row_sampling : None, "auto" or float, default None
@@ -105,7 +106,10 @@ class LPRuleClassifier(RuleClassifier):
         (:func:`~logicrules.lp.sampling.solve_with_row_sampling`). With ``method="cg"`` the
         master LP of column generation is solved on the sample, rows its solution leaves short
         of covered join it, and the LP bound is certified over all rows as without sampling
-        (:func:`~logicrules.lp.colgen_rows.learn_dnf_cg_sampled`). Not used by "m_of_n". On
+        (:func:`~logicrules.lp.colgen_rows.learn_dnf_cg_sampled`). With "m_of_n" (where "auto"
+        means 10% when there are more than 5000 distinct rows) each threshold LP starts from a
+        sample's solution and adds the rows on the wrong side of their kink until there are none
+        (:func:`~logicrules.lp.mofn_rows.solve_threshold_lp`), over the packed rows. On
         dask data the clause LPs always go through a row sample drawn in the partitions: this
         fraction, or by default 10% of the rows, at most 100,000 (:mod:`logicrules.lp.dask_fit`).
     rounding : {"threshold", "exact"}, default "threshold"
@@ -131,11 +135,13 @@ class LPRuleClassifier(RuleClassifier):
         rows the LP keeps, checked against it before they are unpacked
         (:class:`~logicrules.memory.MemoryLimitError`): the distinct rows of one class for
         "or"/"and" (the other class enters only through per-literal counts), of both classes
-        for rule sets and checklists, one byte per cell, counted in blocks sized by the limit.
+        for rule sets, one byte per cell, counted in blocks sized by the limit.
         Every LP handed to HiGHS (the reduced clause LP, the master LP of column generation) is
         estimated from its nonzeros before the solver builds its model
-        (:func:`~logicrules.lp.solvers.model_bytes`) and refused when it would not fit; the
-        m-of-n program and PuLP's models are not estimated.
+        (:func:`~logicrules.lp.solvers.model_bytes`) and refused when it would not fit, as
+        is the explicit-row LP of m-of-n; checklists keep their distinct rows packed (one bit
+        per cell, :func:`~logicrules.lp.mofn_rows.checklist_bytes`). PuLP's models are not
+        estimated.
     pos_label : label, optional
         The class the rule describes (predicted where it fires); ``classes_[1]`` when None.
         ``class_weight`` keeps naming classes by their labels.
@@ -291,7 +297,8 @@ class LPRuleClassifier(RuleClassifier):
             "lp_objective": float(sum(r.objective for r in results)) if results else None,
             "columns_screened": int(sum(r.columns_screened for r in results)),
             "rows_sampled": (int(sum(r.rows_sampled for r in results))
-                             if any(r.rows_sampled is not None for r in results) else None),
+                             if any(r.rows_sampled is not None for r in results) else
+                             getattr(fits[0], "groups", None) if fits else None),
             "seconds": seconds,
             "n_columns": len(names),
             "n_lp_solves": len(fits[0].lp_objectives) if self.rule == "m_of_n" else len(results),
@@ -334,6 +341,12 @@ class LPRuleClassifier(RuleClassifier):
             costs = weights if self.rule == "or" else (weights[1], weights[0])
             fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
+        if self.rule == "m_of_n":
+            self._require_bytes(checklist_bytes(rows.sum(), context.n_attributes), "the packed distinct rows of "
+                                f"both classes, up to {rows.sum()} x {context.n_attributes} cells")
+            fit = learn_checklist(ChecklistRows.from_multisets(counts.class_rows(0), counts.class_rows(1)), lam_abs,
+                                  **self._checklist_options(weights))
+            return (fit.columns, fit.m), [fit]
         self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
         if self._column_generation():
             return self._learn_cg(self._rule_set_problem(counts, lam_abs, weights, negated), initial_terms)
@@ -354,9 +367,12 @@ class LPRuleClassifier(RuleClassifier):
             learner = learn_dnf if self.rule == "dnf" else learn_cnf
             fit = learner(Xb, y, lam_abs, int(self.max_clauses), weights=weights, sample_weight=sw, **options)
             return fit.terms, fit.fits
-        fit = learn_m_of_n(Xb, y, lam_abs, max_m=int(self.max_m), weights=weights, rounding=self.rounding,
-                           time_limit=self.time_limit, sample_weight=sw)
+        fit = learn_m_of_n(Xb, y, lam_abs, sample_weight=sw, **self._checklist_options(weights))
         return (fit.columns, fit.m), [fit]
+
+    def _checklist_options(self, weights) -> dict:
+        return {"max_m": int(self.max_m), "weights": weights, "rounding": self.rounding,
+                "time_limit": self.time_limit, "row_sampling": self.row_sampling, "random_state": self.random_state}
 
     def _literal_cost(self, lam_abs: float, negated: np.ndarray | None) -> np.ndarray | None:
         return None if negated is None else NEGATION_TIE_BREAK * lam_abs * negated
@@ -393,10 +409,12 @@ class LPRuleClassifier(RuleClassifier):
 
     def _require_rows(self, n_rows: int, n_attributes: int, what: str) -> None:
         """Check the LP's dense rows (at most ``n_rows`` distinct ones) against ``memory_limit``."""
+        self._require_bytes(distinct_rows_bytes(n_rows, n_attributes), f"{what}, up to {n_rows} x {n_attributes} cells")
+
+    def _require_bytes(self, nbytes: float, what: str) -> None:
         budget = getattr(self, "_budget", None)
         if budget is not None:
-            budget.require(distinct_rows_bytes(n_rows, n_attributes), f"{what}, up to {n_rows} x {n_attributes} "
-                           "cells", "use fewer rows or a binarizer with fewer attributes")
+            budget.require(nbytes, what, "use fewer rows or a binarizer with fewer attributes")
 
     def _fit_dask(self, X, y, sample_weight=None):
         """``fit`` on a dask DataFrame / Array X and a dask y partitioned alike, without

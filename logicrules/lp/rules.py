@@ -14,27 +14,27 @@ indices; :mod:`logicrules.lp.estimator` turns them into formulas.
 - m-of-n (threshold group testing): the rule fires when at least m of the n chosen literals hold.
   For each m the LP ``A_P w + xi >= m``, ``A_Z w - zeta <= m - 1``, ``0 <= w <= 1`` (errors in
   units of missing / surplus literals, so m = 1 is the LP (10)) chooses the literals; the final
-  (literals, m) pair is picked by its exact training objective.
+  (literals, m) pair is picked by its exact training objective. Large instances are solved by
+  row generation from a row sample over packed rows (:mod:`logicrules.lp.mofn_rows`).
 """
 
 from __future__ import annotations
 
-import math
 import time
-import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import optimize, sparse
+from scipy import sparse
 
 from logicrules.lp.model import GroupTestingProblem, class_costs, problem_from_rows
+from logicrules.lp.mofn_rows import ChecklistRows, best_checklist, solve_threshold_lp
 from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.screening import solve_with_screening, upper_bound
-from logicrules.lp.solvers import LPResult, SolverError, SolverWarning, _row_groups, solve_problem
-from logicrules.validation import as_boolean_matrix, as_boolean_target, check_count
+from logicrules.lp.solvers import LPResult, solve_problem
+from logicrules.validation import as_boolean_matrix, as_boolean_target, check_count, check_seed
 
 __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
-           "learn_m_of_n", "m_of_n_predict"]
+           "learn_m_of_n", "learn_checklist", "m_of_n_predict"]
 
 
 @dataclass
@@ -57,7 +57,9 @@ class RuleSetFit:
 
 @dataclass
 class MofNFit:
-    """An m-of-n rule: the n chosen columns and the threshold m."""
+    """An m-of-n rule: the n chosen columns and the threshold m; ``lp_objectives`` the LP optimum
+    per m, ``groups`` the most constraints (row groups) of a final LP of the row generation
+    (None without row sampling, when every distinct row has its own)."""
 
     columns: np.ndarray
     m: int
@@ -65,6 +67,7 @@ class MofNFit:
     seconds: float
     lp_objectives: dict[int, float] = field(default_factory=dict)
     optimal: bool = True
+    groups: int | None = None
 
 
 def _check_data(A, y) -> tuple[np.ndarray, np.ndarray]:
@@ -280,63 +283,18 @@ def _sample_weight(sample_weight, y: np.ndarray) -> np.ndarray | None:
     return sw
 
 
-def _merged(A: sparse.csr_array, weights: np.ndarray | None = None) -> tuple[sparse.csr_array, np.ndarray]:
-    """Distinct rows of A and their multiplicities, the sums of their weights (identical rows
-    share one constraint)."""
-    weights = np.ones(A.shape[0]) if weights is None else weights
-    groups = _row_groups(A) if A.shape[0] > 1 else None
-    if groups is None:
-        return A, weights.astype(np.float64)
-    first, inverse, _ = groups
-    return A[first], np.bincount(inverse, weights=weights, minlength=first.size)
-
-
-def _m_of_n_lp(A_pos: sparse.csr_array, A_neg: sparse.csr_array, m: int, lam: float, c_pos: float,
-               c_neg: float, integral: bool, time_limit, pos_weight: np.ndarray | None = None,
-               neg_weight: np.ndarray | None = None) -> tuple[np.ndarray, float, bool]:
-    """Threshold group-testing LP for a fixed m; returns (w, objective, proved optimal).
-
-    minimize ``lam 1'w + c_pos 1'xi + c_neg 1'zeta`` subject to ``A_P w + xi >= m``,
-    ``A_Z w - zeta <= m - 1``, ``0 <= w <= 1``, ``xi, zeta >= 0``: the errors count missing
-    literals on a positive and surplus literals on a negative, so m = 1 is exactly the LP (10).
-    Identical rows are merged, their error costs multiplied by their multiplicity (exact).
-    """
-    A_pos, pos_count = _merged(A_pos, pos_weight)
-    A_neg, neg_count = _merged(A_neg, neg_weight)
-    p, z, n = A_pos.shape[0], A_neg.shape[0], A_pos.shape[1]
-    c = np.concatenate([np.full(n, lam), c_pos * pos_count, c_neg * neg_count])
-    rows_pos = sparse.hstack([A_pos, sparse.identity(p), sparse.csr_array((p, z))])
-    rows_neg = sparse.hstack([A_neg, sparse.csr_array((z, p)), -sparse.identity(z)])
-    constraints = optimize.LinearConstraint(
-        sparse.vstack([rows_pos, rows_neg], format="csr"),
-        lb=np.concatenate([np.full(p, float(m)), np.full(z, -np.inf)]),
-        ub=np.concatenate([np.full(p, np.inf), np.full(z, float(m - 1))]),
-    )
-    bounds = optimize.Bounds(np.zeros(n + p + z), np.concatenate([np.ones(n), np.full(p + z, np.inf)]))
-    integrality = np.concatenate([np.ones(n), np.zeros(p + z)]) if integral else None
-    options = {"time_limit": float(time_limit)} if time_limit is not None else {}
-    if integral:
-        options["mip_rel_gap"] = 0.0
-    res = optimize.milp(c, integrality=integrality, bounds=bounds, constraints=constraints, options=options)
-    if res.status == 1 and res.x is not None:
-        warnings.warn(f"the m-of-n program for m={m} hit time_limit={time_limit} s before proving "
-                      "optimality; using the best solution found", SolverWarning, stacklevel=3)
-    elif res.status != 0 or res.x is None:
-        raise SolverError(f"the m-of-n program for m={m} returned no solution (status {res.status}: "
-                          f"{res.message}); raise time_limit or shrink the problem")
-    return res.x[:n], float(res.fun), res.status == 0
-
-
 def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
                  time_limit: float | None = None, max_terms: int | None = None,
-                 sample_weight=None) -> MofNFit:
+                 sample_weight=None, row_sampling=None, random_state=None) -> MofNFit:
     """Learn an m-of-n checklist by threshold group testing.
 
     For each m in 1..max_m the (integer or relaxed) threshold LP selects literals; for every
     threshold t of its w the literal set ``{j: w_j >= t}`` is combined with every m' (with
     ``max_terms``, only those whose rule has at most that many DNF terms, ``C(n, m') <=
     max_terms``, for a rule that must be expanded), and the pair with the least exact training
-    objective ``lam * n + c_pos * FN + c_neg * FP`` wins (ties: fewer literals).
+    objective ``lam * n + c_pos * FN + c_neg * FP`` wins (ties: fewer literals). Identical rows
+    are merged into weighted rows; with ``row_sampling`` each LP is solved by row generation
+    from a row sample (:func:`~logicrules.lp.mofn_rows.solve_threshold_lp`), to the same optimum.
 
     Examples
     --------
@@ -346,40 +304,38 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
     ([0, 1, 2], 2)
     """
     A, y = _check_data(A, y)
+    rows = ChecklistRows.from_dense(A, y, _sample_weight(sample_weight, y))
+    return learn_checklist(rows, lam, max_m=max_m, weights=weights, rounding=rounding, time_limit=time_limit,
+                           max_terms=max_terms, row_sampling=row_sampling, random_state=random_state)
+
+
+def learn_checklist(rows: ChecklistRows, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
+                    time_limit: float | None = None, max_terms: int | None = None, row_sampling=None,
+                    random_state=None) -> MofNFit:
+    """:func:`learn_m_of_n` on distinct weighted packed rows (:class:`~logicrules.lp.mofn_rows.ChecklistRows`).
+
+    ``row_sampling``: None, "auto" (10% when there are more than 5000 distinct rows) or a
+    fraction in (0, 1]; the LPs' optimum does not depend on it.
+
+    Examples
+    --------
+    >>> A = np.array([[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 0, 0], [0, 1, 0], [0, 0, 1]], dtype=bool)
+    >>> rows = ChecklistRows.from_dense(A, np.array([1, 1, 1, 0, 0, 0], dtype=bool))
+    >>> learn_checklist(rows, 0.1, row_sampling=0.5).m
+    2
+    """
     if rounding not in ("threshold", "exact"):
         raise ValueError(f"rounding must be 'threshold' or 'exact', got {rounding!r}")
     max_m = check_count(max_m, "max_m")
     c_pos, c_neg = class_costs(weights)
-    sw = _sample_weight(sample_weight, y)
-    row_weight = np.ones(len(y)) if sw is None else sw
+    fraction = _sampling_fraction(row_sampling, rows.n_rows)
+    rng = np.random.default_rng(check_seed(random_state))
     start = time.perf_counter()
-    A_pos, A_neg = sparse.csr_array(A[y].astype(np.float64)), sparse.csr_array(A[~y].astype(np.float64))
-    n_pos = float(row_weight[y].sum()) if sw is not None else int(y.sum())
-    best = (c_pos * n_pos, 0, np.zeros(0, dtype=np.intp), 1)  # empty rule: never fires
-    lp_objectives = {}
-    optimal = True
-    for m in range(1, min(max_m, A.shape[1]) + 1):
-        w, value, proved = _m_of_n_lp(A_pos, A_neg, m, lam, c_pos, c_neg, rounding == "exact", time_limit,
-                                      None if sw is None else sw[y], None if sw is None else sw[~y])
-        lp_objectives[m] = value
-        optimal &= proved
-        for t in np.unique(w[w > 1e-6]):
-            columns = np.flatnonzero(w >= t)
-            counts = A[:, columns].sum(axis=1)
-            size = columns.size
-            pos_hist = np.bincount(counts[y], weights=None if sw is None else sw[y], minlength=size + 1)
-            neg_hist = np.bincount(counts[~y], weights=None if sw is None else sw[~y], minlength=size + 1)
-            tp = np.cumsum(pos_hist[::-1])[::-1]      # tp[k] = positives with count >= k
-            fp = np.cumsum(neg_hist[::-1])[::-1]
-            ks = np.arange(1, size + 1)
-            allowed = np.array([max_terms is None or math.comb(size, k) <= max_terms for k in ks])
-            if not allowed.any():
-                continue
-            scores = lam * size + c_pos * (n_pos - tp[ks]) + c_neg * fp[ks]
-            scores = np.where(allowed, scores, np.inf)
-            k = int(np.argmin(scores))
-            candidate = (float(scores[k]), size, columns, int(ks[k]))
-            if (candidate[0], candidate[1]) < (best[0], best[1]):
-                best = candidate
-    return MofNFit(columns=best[2], m=best[3], objective=best[0], seconds=time.perf_counter() - start,
-                   lp_objectives=lp_objectives, optimal=optimal)
+    fits = {m: solve_threshold_lp(rows, m, lam, c_pos, c_neg, integral=rounding == "exact", time_limit=time_limit,
+                                  row_sampling=None if fraction == 1 else fraction, rng=rng)
+            for m in range(1, min(max_m, rows.n_attributes) + 1)}
+    objective, columns, m = best_checklist(rows, {m: fit.w for m, fit in fits.items()}, lam, c_pos, c_neg, max_terms)
+    return MofNFit(columns=columns, m=m, objective=objective, seconds=time.perf_counter() - start,
+                   lp_objectives={m: fit.objective for m, fit in fits.items()},
+                   optimal=all(fit.optimal for fit in fits.values()),
+                   groups=None if fraction is None else max(fit.groups for fit in fits.values()))

@@ -217,9 +217,9 @@ def test_raw_data_with_binarizer_and_presentation():
 
 
 def test_threshold_lp_matches_dense_reference_with_duplicate_rows():
-    from scipy import optimize, sparse
+    from scipy import optimize
 
-    from logicrules.lp.rules import _m_of_n_lp
+    from logicrules.lp.mofn_rows import ChecklistRows, solve_threshold_lp
 
     for seed in range(6):
         rng = np.random.default_rng(60 + seed)
@@ -234,5 +234,5 @@ def test_threshold_lp_matches_dense_reference_with_duplicate_rows():
         A_ub = np.vstack([-np.hstack([P, np.eye(p), np.zeros((p, z))]), np.hstack([Z, np.zeros((z, p)), -np.eye(z)])])
         b_ub = np.concatenate([np.full(p, -float(m)), np.full(z, m - 1.0)])
         ref = optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=[(0, 1)] * 5 + [(0, None)] * (p + z), method="highs")
-        _, value, proved = _m_of_n_lp(sparse.csr_array(P), sparse.csr_array(Z), m, 0.4, 1.0, 1.0, False, None)
-        assert proved and value == pytest.approx(ref.fun, abs=1e-7)
+        fit = solve_threshold_lp(ChecklistRows.from_dense(A, y), m, 0.4)
+        assert fit.optimal and fit.objective == pytest.approx(ref.fun, abs=1e-7)
