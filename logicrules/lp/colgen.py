@@ -3,7 +3,9 @@
 :func:`learn_dnf_cg` merges identical rows (:func:`~logicrules.lp.master.build_rule_set_problem`)
 and runs :func:`generate_columns` with the exact pricing of
 :func:`~logicrules.lp.pricing.price_exact` (an exact search over conjunctions of at most
-``max_size`` literals by weighted matrix products), a cheap beam tried first in every round, and optionally a beam past
+``max_size`` literals by weighted matrix products), a cheap beam from the best terms of one or
+two literals tried first in every round (:func:`~logicrules.lp.pricing.price_short_beam`), and
+optionally a beam past
 ``max_size``; then the integer master over the generated pool
 (:func:`~logicrules.lp.master.solve_master_mip`: HiGHS MIP under a time limit, gap reported,
 rounding and local search when it stops). :func:`learn_cnf_cg` is the De Morgan dual: a DNF
@@ -34,7 +36,7 @@ import numpy as np
 
 from logicrules.lp.master import ConjunctionPool, MasterLP, RuleSetProblem, build_rule_set_problem, solve_master_mip
 from logicrules.lp.master_highs import master_lp_solver
-from logicrules.lp.pricing import Pricing, price_beam, price_exact
+from logicrules.lp.pricing import Pricing, price_beam, price_exact, price_short_beam
 from logicrules.lp.pricing_bits import BitsPricing, use_bits_pricing
 
 __all__ = ["ColumnGeneration", "ColumnGenerationFit", "generate_columns", "learn_dnf_cg", "learn_cnf_cg"]
@@ -274,8 +276,10 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
     mip_time_limit : float or None, default 2
         Seconds for the integer master.
     heuristic_width : int, default 10
-        Width of a beam over terms of at most ``max_size`` literals, grown from the empty
-        term, tried before the exact pricing in every round (0: exact pricing in every round).
+        Width of a beam over terms of at most ``max_size`` literals, grown from the best terms
+        of one or two literals (all of them scored exactly:
+        :func:`~logicrules.lp.pricing.price_short_beam`), tried before the exact pricing in
+        every round (0: exact pricing in every round).
         The exact pricing still runs whenever the beam finds nothing, so the result is
         certified all the same; the beam only saves exact searches.
     beam_width : int, default 0
@@ -335,7 +339,7 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         def heuristic(pool, mu, nu):
             if bits is not None:
                 return bits.beam(mu, nu, width=int(heuristic_width), max_size=int(max_size))
-            return price_beam(problem, mu, nu, [()], width=int(heuristic_width), max_size=int(max_size))
+            return price_short_beam(problem, mu, nu, width=int(heuristic_width), max_size=int(max_size))
 
     beam = None
     if beam_width and beam_max_size > max_size:

@@ -38,7 +38,7 @@ import time
 
 import numpy as np
 
-__all__ = ["least_conjunctions"]
+__all__ = ["least_conjunctions", "least_short_terms"]
 
 #: First literals per block of the size-1/2 Gram matrices.
 _BLOCK = 256
@@ -165,6 +165,58 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
                 return _result(best, literals, False)
             _extend(a, size, XP, XN, gP, lN, cost, extra, best)
     return _result(best, literals, True)
+
+
+def least_short_terms(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, cost: float, count: int, *,
+                      literal_cost: np.ndarray | None = None):
+    """The ``count`` conjunctions of one or two columns of X with the least ``f``, of any sign.
+
+    The seeds of a beam past two literals (:func:`~logicrules.lp.pricing.price_short_beam`): a
+    pair of positive ``f`` may still extend to a negative triple. Same notation as
+    :func:`least_conjunctions`; the pairs are scored in blocks of first literals (one weighted
+    Gram matrix product per block, at most ``_BLOCK x m`` floats held).
+
+    Returns
+    -------
+    terms : list of tuple of int
+        Least ``f`` first (ties: smaller terms first).
+    values : ndarray
+        Their values f.
+
+    Examples
+    --------
+    >>> X = np.array([[1, 1, 0], [1, 1, 1], [1, 0, 1], [0, 1, 1]], dtype=bool)
+    >>> terms, values = least_short_terms(X, np.array([1, 1, 0, 0], bool), np.ones(4), 0.1, 3)
+    >>> terms, np.round(values, 6).tolist()
+    ([(0, 1), (0,), (1,)], [-1.7, -0.8, -0.8])
+    """
+    X = np.asarray(X, dtype=bool)
+    positive = np.asarray(positive, dtype=bool)
+    weight = np.asarray(weight, dtype=np.float64)
+    m = X.shape[1]
+    extra = np.zeros(m) if literal_cost is None else np.asarray(literal_cost, dtype=np.float64)
+    XP, XN = X[positive].astype(np.float64), X[~positive].astype(np.float64)
+    gP, lN = weight[positive], weight[~positive]
+    count = int(count)
+    values = lN @ XN - gP @ XP + 2.0 * cost + extra
+    terms = np.column_stack([np.arange(m), np.full(m, -1)])
+    for lo in range(0, m, _BLOCK):
+        block = np.arange(lo, min(m, lo + _BLOCK))
+        F2 = ((XN[:, block] * lN[:, None]).T @ XN - (XP[:, block] * gP[:, None]).T @ XP + 3.0 * cost
+              + extra[block, None] + extra[None, :])
+        F2[~(block[:, None] < np.arange(m)[None, :])] = np.inf
+        flat = F2.ravel()
+        take = np.argpartition(flat, min(count, flat.size - 1))[:count] if flat.size > count else np.arange(flat.size)
+        a, b = np.divmod(take, m)
+        values = np.concatenate([values, flat[take]])
+        terms = np.vstack([terms, np.column_stack([block[a], b])])
+        if values.size > 2 * count:
+            keep = np.argpartition(values, count)[:count]
+            values, terms = values[keep], terms[keep]
+    finite = np.isfinite(values)
+    values, terms = values[finite], terms[finite]
+    order = np.lexsort(((terms >= 0).sum(axis=1), values))[:count]
+    return [tuple(int(j) for j in row if j >= 0) for row in terms[order]], values[order]
 
 
 def _distinct_columns(S: np.ndarray, candidates: np.ndarray) -> np.ndarray:

@@ -5,7 +5,7 @@ from logicrules.lp.colgen import generate_columns, learn_cnf_cg, learn_dnf_cg
 from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, solve_master_lp,
                                   solve_master_mip)
 from logicrules.lp.master_rounding import improve_choice, round_master
-from logicrules.lp.pricing import Pricing, price_beam, price_exact, pricing_rows, reduced_costs
+from logicrules.lp.pricing import Pricing, price_beam, price_exact, price_short_beam, pricing_rows, reduced_costs
 
 from ._colgen_reference import (all_conjunctions, best_subset, brute_force_least, holds, master_dual_value,
                                 master_lp_value, random_rule_instance, reduced_cost)
@@ -160,6 +160,22 @@ def test_beam_extends_terms_past_the_exact_class():
     assert any(h["source"] == "beam" and h["added"] for h in run.history)
 
 
+def test_short_beam_finds_the_best_pairs_and_prices_every_term_right():
+    for seed in range(20):
+        rng, A, y, sw, lam, budget = _instance(seed, n=30, m=5)
+        problem = build_rule_set_problem(A, y, lam + 0.05, sample_weight=sw)
+        mu = problem.pos_weight * rng.random(problem.pos_weight.size)
+        found = price_short_beam(problem, mu, 0.0, width=50, max_size=3)
+        assert not found.complete and all(1 <= len(t) <= 3 for t in found.terms)
+        assert np.all(found.reduced_costs < 0) and np.all(np.diff(found.reduced_costs) >= -1e-12)
+        assert np.allclose(found.reduced_costs, reduced_costs(problem, mu, 0.0, found.terms))
+        # width 50 holds every term of one or two of the 5 literals: the least of them is found
+        pairs = all_conjunctions(problem.n_literals, 2)[1:]
+        least_pair = reduced_costs(problem, mu, 0.0, pairs).min()
+        if least_pair < -1e-9:
+            assert found.reduced_costs[0] <= least_pair + 1e-9
+
+
 def test_bad_inputs():
     A = np.zeros((3, 2), dtype=bool)
     with pytest.raises(ValueError, match="one entry per row"):
@@ -241,7 +257,8 @@ def test_learn_dnf_cg_is_certified_against_brute_force():
         lam = lam + 0.1
         weight = np.ones(len(y)) if sw is None else sw
         problem = build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget)
-        for heuristic in (None, lambda pool, mu, nu: price_beam(problem, mu, nu, [()], width=3, max_size=3)):
+        for heuristic in (None, lambda pool, mu, nu: price_beam(problem, mu, nu, [()], width=3, max_size=3),
+                          lambda pool, mu, nu: price_short_beam(problem, mu, nu, width=3, max_size=3)):
             run = generate_columns(problem, lambda mu, nu: price_exact(problem, mu, nu, 3), heuristic=heuristic)
             assert run.certified
             least, _ = brute_force_least(*_stacked(problem, run.lp.mu), run.lp.nu, lam, 3)

@@ -1,7 +1,8 @@
 import numpy as np
 import pytest
 
-from logicrules.lp.conjunction_search import least_conjunctions
+import logicrules.lp.conjunction_search as search
+from logicrules.lp.conjunction_search import least_conjunctions, least_short_terms
 
 from ._colgen_reference import all_conjunctions, holds
 
@@ -66,3 +67,23 @@ def test_least_conjunctions_time_limit_and_empty():
     X = rng.random((60, 30)) < 0.7
     _, _, complete = least_conjunctions(X, rng.random(60) < 0.5, rng.random(60) + 0.1, 0.0, 4, time_limit=0.0)
     assert not complete
+
+
+@pytest.mark.parametrize("block", [2, 256])
+def test_least_short_terms_are_the_least_terms_of_one_or_two_literals(block, monkeypatch):
+    monkeypatch.setattr(search, "_BLOCK", block)   # several blocks of first literals, or one
+    for seed in range(40):
+        X, positive, weight, cost = _instance(seed)
+        extra = np.random.default_rng(seed).choice([0.0, 0.01, 0.2], X.shape[1]) if seed % 2 else None
+        count = 1 + seed % 7
+        terms, values = least_short_terms(X, positive, weight, cost, count, literal_cost=extra)
+        signed = np.where(positive, -weight, weight)
+        e = np.zeros(X.shape[1]) if extra is None else extra
+        every = all_conjunctions(X.shape[1], 2)[1:]   # all terms of one or two literals, any sign
+        exact = np.sort([signed @ holds(X, t) + cost * (1 + len(t)) + e[list(t)].sum() for t in every])
+        assert len(terms) == min(count, len(every)) == len(set(terms))
+        assert all(1 <= len(t) <= 2 and list(t) == sorted(set(t)) for t in terms)
+        assert np.all(np.diff(values) >= -1e-12)
+        for t, v in zip(terms, values):   # each value is its term's, and they are the least ones
+            assert v == pytest.approx(signed @ holds(X, t) + cost * (1 + len(t)) + e[list(t)].sum(), abs=1e-9)
+        assert values == pytest.approx(exact[:len(terms)], abs=1e-9)
