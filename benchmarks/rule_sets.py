@@ -28,9 +28,15 @@ of the cg rule set (same extent on the whole dataset as the three ``square == x`
 Usage::
 
     python benchmarks/rule_sets.py [--data-dir ../shared/datasets] [--datasets ...] [--methods ...]
-                                   [--folds 10] [--max-folds F] [--out FILE]
+                                   [--folds 10] [--max-folds F] [--out FILE] [--records FILE]
+    python benchmarks/rule_sets.py --from-records FILE [FILE ...]
 
-``--max-folds F`` runs only the first F folds of the same 10-fold split.
+``--max-folds F`` runs only the first F folds of the same 10-fold split. ``--records FILE``
+appends every (dataset, fold, learner) record to FILE as a JSON line as soon as it is measured,
+with the code's commit and the load average beside it; a run given a FILE that already holds
+records skips the (dataset, fold, learner) triples found there, so a stopped run is continued by
+starting it again with the same arguments (the tables then cover the old records and the new).
+The warm-up fits are made once per process, only for the learners that still have work.
 """
 
 from __future__ import annotations
@@ -46,6 +52,7 @@ import argparse
 import csv
 import importlib.util
 import json
+import subprocess
 import time
 import warnings
 from pathlib import Path
@@ -185,14 +192,41 @@ def lines_recovered(model: LPRuleClassifier, X: pd.DataFrame) -> int:
     return found
 
 
+def code_version() -> str:
+    """The commit of the learners' code (``logicrules``), with ``+changes`` when its files differ
+    from that commit, or ``unknown`` outside a git checkout."""
+    package = Path(__import__("logicrules").__file__).resolve().parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=package, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "."], cwd=package).returncode != 0
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return commit + ("+changes" if dirty else "")
+
+
+def read_records(files) -> list[dict]:
+    """The records of ``--records`` files; a later record of a (dataset, fold, method) replaces
+    an earlier one."""
+    records = [json.loads(line) for file in files if Path(file).exists()
+               for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()]
+    return list({(r["dataset"], r["fold"], r["method"]): r for r in records}.values())
+
+
 def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, log,
-                max_folds: int | None = None, record_log=None) -> list[dict]:
+                max_folds: int | None = None, record_log=None, done=frozenset(),
+                version: str = "unknown") -> list[dict]:
+    """Fit and score every learner of ``methods`` on every fold, skipping the (fold, method)
+    pairs in ``done``; the order of the learners rotates from fold to fold."""
     splits = StratifiedKFold(folds, shuffle=True, random_state=0).split(X, y)
     records = []
     for f, (train, test) in enumerate(splits):
         if max_folds is not None and f >= max_folds:
             break
         order = methods[f % len(methods):] + methods[:f % len(methods)]
+        order = [method for method in order if (f, method) not in done]
+        if not order:
+            continue
         for method in order:
             learner = make(method)
             start, cpu = time.perf_counter(), time.process_time()
@@ -207,11 +241,13 @@ def run_dataset(name: str, X: pd.DataFrame, y: np.ndarray, methods, folds: int, 
                 if name == "tic_tac_toe":
                     record["lines"] = lines_recovered(learner.model, X)
             record["n"] = len(y)
+            record["commit"] = version
+            record["load"] = os.getloadavg()[0]
             records.append(record)
             if record_log is not None:
                 record_log(record)
         log(f"  fold {f}: " + ", ".join(f"{r['method']} {r['accuracy']:.3f}/{r['conditions']}/{r['seconds']:.2f}s"
-                                        for r in records[-len(methods):]))
+                                        f"/{r['cpu_seconds']:.2f}cpu" for r in records[-len(order):]))
     return records
 
 
@@ -238,6 +274,23 @@ def _table(records: list[dict], methods) -> str:
     return "\n".join(lines)
 
 
+def _targets(group: pd.DataFrame, method: str) -> dict | None:
+    """A learner against BRCG on one dataset: accuracy and conditions (means over each one's
+    folds), and the speed ratios (means over the folds both ran, so timed alternately)."""
+    mean, brcg = _means(group, method), _means(group, "brcg")
+    if np.isnan(mean.accuracy) or np.isnan(brcg.accuracy):
+        return None
+    common = set(group[group.method == method].fold) & set(group[group.method == "brcg"].fold)
+    both = group[group.fold.isin(common)]
+    ours_common, brcg_common = _means(both, method), _means(both, "brcg")
+    accurate = bool(mean.accuracy >= brcg.accuracy - 1e-9 and mean.conditions <= brcg.conditions + 1e-9)
+    cpu = brcg_common.cpu_seconds / ours_common.cpu_seconds
+    return {"ours": mean, "brcg": brcg, "accurate": accurate, "cpu": cpu, "fast": bool(cpu >= 10),
+            "wall": brcg_common.seconds / ours_common.seconds, "folds": len(common),
+            "our_folds": group[group.method == method].fold.nunique(),
+            "brcg_folds": group[group.method == "brcg"].fold.nunique()}
+
+
 def _target_table(records: list[dict]) -> str:
     """Per dataset and cg variant, the issue's targets against BRCG of the same run."""
     frame = pd.DataFrame(records)
@@ -248,17 +301,34 @@ def _target_table(records: list[dict]) -> str:
              "brcg s / ours s (wall) | brcg s / ours s (CPU) | speed target | meets target |",
              "|---|---|---|---|---|---|---|---|---|"]
     for name, group in frame.groupby("dataset", sort=False):
-        brcg = _means(group, "brcg")
         for method in ours:
-            mean = _means(group, method)
-            if np.isnan(mean.accuracy) or np.isnan(brcg.accuracy):
+            t = _targets(group, method)
+            if t is None:
                 continue
-            accurate = bool(mean.accuracy >= brcg.accuracy - 1e-9 and mean.conditions <= brcg.conditions + 1e-9)
-            fast = bool(brcg.cpu_seconds / mean.cpu_seconds >= 10)
-            lines.append(f"| {name} | {method} | {mean.accuracy:.3f} vs {brcg.accuracy:.3f} | "
-                         f"{mean.conditions:.1f} vs {brcg.conditions:.1f} | {'yes' if accurate else 'no'} | "
-                         f"{brcg.seconds / mean.seconds:.1f}x | {brcg.cpu_seconds / mean.cpu_seconds:.1f}x | "
-                         f"{'yes' if fast else 'no'} | {'yes' if accurate and fast else 'no'} |")
+            lines.append(f"| {name} | {method} | {t['ours'].accuracy:.3f} vs {t['brcg'].accuracy:.3f} | "
+                         f"{t['ours'].conditions:.1f} vs {t['brcg'].conditions:.1f} | "
+                         f"{'yes' if t['accurate'] else 'no'} | {t['wall']:.1f}x | {t['cpu']:.1f}x | "
+                         f"{'yes' if t['fast'] else 'no'} | {'yes' if t['accurate'] and t['fast'] else 'no'} |")
+    return "\n".join(lines)
+
+
+def _target_lines(records: list[dict], method: str = "cg") -> str:
+    """One line per dataset: ``method`` against BRCG of the same run on both targets."""
+    frame = pd.DataFrame(records)
+    if not {"brcg", method} <= set(frame.method):
+        return ""
+    lines = []
+    for name, group in frame.groupby("dataset", sort=False):
+        t = _targets(group, method)
+        if t is None:
+            continue
+        folds = (f"{t['folds']} folds" if t["our_folds"] == t["brcg_folds"] == t["folds"] else
+                 f"{method} {t['our_folds']} folds, brcg {t['brcg_folds']}, speed on the {t['folds']} both ran")
+        lines.append(f"- {name} ({folds}): accuracy {t['ours'].accuracy:.3f} vs {t['brcg'].accuracy:.3f} at "
+                     f"{t['ours'].conditions:.1f} vs {t['brcg'].conditions:.1f} conditions "
+                     f"({'yes' if t['accurate'] else 'no'}), {t['cpu']:.1f}x faster in CPU ({t['wall']:.1f}x wall; "
+                     f"{'yes' if t['fast'] else 'no'}): **meets target: "
+                     f"{'yes' if t['accurate'] and t['fast'] else 'no'}**")
     return "\n".join(lines)
 
 
@@ -307,12 +377,10 @@ def main(argv=None) -> int:
                         help="print the tables of earlier --records files (run nothing)")
     args = parser.parse_args(argv)
     if args.from_records is not None:
-        records = [json.loads(line) for file in args.from_records
-                   for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()]
-        # a later record of the same dataset, fold and method replaces an earlier one
-        records = list({(r["dataset"], r["fold"], r["method"]): r for r in records}.values())
+        records = read_records(args.from_records)
         order = [m for m in METHODS if any(r["method"] == m for r in records)]
-        print(_table(records, order) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records))
+        print(_table(records, order) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records)
+              + "\n\n" + _target_lines(records))
         return 0
     data_dir = report_common.data_dir(args.data_dir)
     methods = [m for m in args.methods if available(m)]
@@ -324,19 +392,32 @@ def main(argv=None) -> int:
             with open(args.records, "a", encoding="utf-8") as handle:
                 handle.write(json.dumps(record, default=float) + "\n")
 
+    # a restarted run continues: the triples already in the records file are not fitted again
+    earlier = read_records([args.records]) if args.records else []
+    done = {name: {(r["fold"], r["method"]) for r in earlier if r["dataset"] == name} for name in args.datasets}
+    wanted = range(args.folds if args.max_folds is None else min(args.folds, args.max_folds))
+    todo = {name: [m for m in methods if any((f, m) not in done[name] for f in wanted)] for name in args.datasets}
+    version = code_version()
     X, y = load("tic_tac_toe", data_dir)
     for method in methods:  # warm-up: imports and JIT compilation stay out of the timings
-        make(method).fit(X.iloc[::4], y[::4])
-    records = []
+        if any(method in t for t in todo.values()):
+            make(method).fit(X.iloc[::4], y[::4])
+    records = [r for r in earlier if r["dataset"] in args.datasets and r["method"] in methods]
     for name in args.datasets:
+        if not todo[name]:
+            log(f"{name}: every fold already in {args.records}")
+            continue
         X, y = load(name, data_dir)
         log(f"{name}: {len(y)} complete rows, {X.shape[1]} columns, {int(y.sum())} positives")
-        records += run_dataset(name, X, y, methods, args.folds, log, args.max_folds, record_log)
+        records += run_dataset(name, X, y, methods, args.folds, log, args.max_folds, record_log,
+                               frozenset(done[name]), version)
+    records.sort(key=lambda r: (args.datasets.index(r["dataset"]), r["fold"]))
     text = (report_common.header("rule_sets.py", argv)
             + (f" Not installed, so not run: {', '.join(missing)}." if missing else "")
             + f"\n\nMean over {args.max_folds or args.folds} of the {args.folds} folds of accuracy / conditions / "
               "fit seconds (wall) / fit seconds (CPU):\n\n"
-            + _table(records, methods) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records) + "\n")
+            + _table(records, methods) + "\n\n" + _cg_table(records) + "\n\n" + _target_table(records)
+            + "\n\n" + _target_lines(records) + "\n")
     report_common.emit(text, args.out)
     return 0
 
