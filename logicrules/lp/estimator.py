@@ -75,7 +75,9 @@ class LPRuleClassifier(RuleClassifier):
         picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
         the larger lam, i.e. the smaller rule); with ``method="cg"`` each fold walks the grid
         from the largest lam down, every fit warm-started with the previous one's pool, and the
-        final fit starts from the pools generated at the chosen lam.
+        final fit starts from the pools generated at the chosen lam. On dask data the folds are
+        :class:`~logicrules.dask_folds.PartitionFolds` drawn inside the partitions, not
+        ``StratifiedKFold`` (:mod:`logicrules.lp.dask_cv`).
     method : {"cg", "covering"}, default "cg"
         How ``rule="dnf"``/``"cnf"`` is learned. "cg": column generation
         (:mod:`logicrules.lp.colgen`): the master LP over conjunctions, priced exactly over all

@@ -1,7 +1,7 @@
 """LPRuleClassifier.fit from dask partitions equals the fit of the same rows in memory: the LP
 optimum, the rule and the predictions (synchronous scheduler and a small LocalCluster), on
 random and bundled data; the distributed clause LP reaches the exact optimum through row
-generation and pricing; unsupported settings are refused clearly."""
+generation and pricing. Weights, class costs and lam="cv" on dask: test_lp_dask_weights.py."""
 
 import numpy as np
 import pandas as pd
@@ -160,20 +160,6 @@ def test_rule_sets_refuse_more_distinct_rows_than_memory_allows():
     X, y = _random_case(1, 400, 12)
     with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct binarized rows.*rule=.or. and rule=.and. fit from dask"):
         LPRuleClassifier(rule="dnf", binarizer="passthrough", memory_limit=20_000).fit(*_dask(X, y, 2))
-
-
-@pytest.mark.parametrize("kwargs, match", [(dict(lam="cv"), "lam='cv'"), (dict(class_weight="balanced"), "class_weight")])
-def test_unsupported_settings_are_refused(kwargs, match):
-    X, y = _random_case(2, 60, 3)
-    with pytest.raises(ValueError, match=match):
-        LPRuleClassifier(**kwargs).fit(*_dask(X, y, 2))
-
-
-def test_weights_are_refused():
-    X, y = _random_case(2, 60, 3)
-    Xd, yd = _dask(X, y, 2)
-    with pytest.raises(TypeError, match="sample_weight"):
-        LPRuleClassifier().fit(Xd, yd, sample_weight=dd.from_pandas(pd.Series(np.ones(60)), npartitions=2))
 
 
 @pytest.mark.parametrize("kwargs", [dict(rule="or"), dict(rule="dnf", method="covering")])
