@@ -23,7 +23,7 @@ on its test rows in one more pass.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -31,7 +31,6 @@ import numpy as np
 from logicrules.dask_folds import PartitionFolds
 from logicrules.fca.context import FormalContext
 from logicrules.fca.counts import RowBlock
-from logicrules.lp.estimator import LAM_GRID, _predict_structure
 from logicrules.progress import progress_bar
 
 __all__ = ["FoldWeights", "choose_lam_on_partitions"]
@@ -59,24 +58,26 @@ class FoldWeights:
         return np.where(inside, 1.0 if weights is None else weights, 0.0)
 
 
-def _correct(block: RowBlock, rule: str, structures: tuple) -> np.ndarray:
+def _correct(block: RowBlock, predict: Callable, structures: tuple) -> np.ndarray:
     """The weight of the rows each structure classifies right, and the rows' total weight."""
     context = FormalContext.from_bits(block.bits, block.n_rows)
     labels = block.labels.astype(bool)
     weights = np.ones(block.n_rows) if block.weights is None else block.weights
-    right = [weights[_predict_structure(rule, structure, context) == labels].sum() for structure in structures]
+    right = [weights[predict(structure, context) == labels].sum() for structure in structures]
     return np.array([*right, weights.sum()])
 
 
-def choose_lam_on_partitions(rule: str, smallest: int, seed: int, counts_of: Callable[[FoldWeights], Any],
-                             learn: Callable[[Any, float, tuple], tuple], column_generation: bool,
-                             verbose: int = 0) -> tuple[float, tuple]:
-    """The lam of ``LAM_GRID`` with the best inner cross-validated accuracy (module notes).
+def choose_lam_on_partitions(grid: Sequence[float], predict: Callable, smallest: int, seed: int,
+                             counts_of: Callable[[FoldWeights], Any], learn: Callable[[Any, float, tuple], tuple],
+                             column_generation: bool, verbose: int = 0) -> tuple[float, tuple]:
+    """The lam of ``grid`` with the best inner cross-validated accuracy (module notes).
 
     Parameters
     ----------
-    rule : str
-        The estimator's ``rule`` (how a structure predicts).
+    grid : sequence of float
+        The candidates (:data:`~logicrules.lp.estimator.LAM_GRID`).
+    predict : callable
+        ``predict(structure, context)``: where a learned structure fires on packed rows.
     smallest : int
         Rows of the smaller class (below 2: no cross-validation, the middle of the grid).
     seed : int
@@ -98,24 +99,25 @@ def choose_lam_on_partitions(rule: str, smallest: int, seed: int, counts_of: Cal
     import dask
 
     if smallest < 2:
-        return LAM_GRID[len(LAM_GRID) // 2], ()
+        return grid[len(grid) // 2], ()
     folds = PartitionFolds(min(N_FOLDS, smallest), seed)
-    scores = np.zeros(len(LAM_GRID))
-    pools: list[dict] = [{} for _ in LAM_GRID]
-    with progress_bar(folds.n_splits * len(LAM_GRID), "lam grid x folds", verbose) as bar:
+    scores = np.zeros(len(grid))
+    pools: list[dict] = [{} for _ in grid]
+    with progress_bar(folds.n_splits * len(grid), "lam grid x folds", verbose) as bar:
         for fold in range(folds.n_splits):
             train = counts_of(FoldWeights(folds, fold))
-            structures, warm = [None] * len(LAM_GRID), ()
-            for k in range(len(LAM_GRID) - 1, -1, -1):
-                structures[k], fits = learn(train, LAM_GRID[k], warm)
+            structures, warm = [None] * len(grid), ()
+            for k in range(len(grid) - 1, -1, -1):
+                structures[k], fits = learn(train, grid[k], warm)
                 if column_generation:
                     warm = fits[0].pool
                     pools[k].update(dict.fromkeys(warm))
                 bar.update()
             test = counts_of(FoldWeights(folds, fold, test=True))
-            (right,) = dask.compute(test.lazy(functools.partial(_correct, rule=rule, structures=tuple(structures))))
+            (right,) = dask.compute(test.lazy(functools.partial(_correct, predict=predict,
+                                                                structures=tuple(structures))))
             test.n_passes += 1
             if right is not None and right[-1] > 0:
                 scores += right[:-1] / right[-1]
     best = int(np.flatnonzero(scores >= scores.max() - 1e-12)[-1])
-    return float(LAM_GRID[best]), tuple(pools[best])
+    return float(grid[best]), tuple(pools[best])

@@ -15,7 +15,13 @@ The binarizer is fitted from distributed statistics
   ``row_sampling`` fraction) and the distinct patterns of the reduced problem.
 - ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
   LP per term (:func:`~logicrules.lp.dask_clause.learn_rule_set_on_partitions`).
-- ``method="cg"`` (the default for rule sets) and ``rule="m_of_n"``: these learners read the
+- ``method="cg"`` (the default for rule sets) with ``max_term_size`` at most 3: column
+  generation from the partitions (:mod:`logicrules.lp.dask_colgen`): the master on a driver-held
+  set of positive patterns grown by row generation, the negatives only through counts of
+  conjunctions (Gram matrix, counting passes over the candidate triples), the LP optimum over
+  all rows certified as in memory; the rule set is the integer master's over its own pool, so it
+  may differ from the in-memory one where the pools differ (the LP bound is the same).
+- ``max_term_size=4`` and ``rule="m_of_n"``: these learners read the
   distinct rows of both classes, so the partitions send their distinct binarized rows with counts
   (summed weights; merged by the tree sum) and the in-memory learner runs on them: the same rule as in memory.
   The driver must hold the distinct rows, checked against ``memory_limit`` (bounded by the rows
@@ -42,6 +48,7 @@ rule's type histogram (one); ``verbose=1`` prints one line per pass.
 
 from __future__ import annotations
 
+import functools
 import time
 from typing import Any
 
@@ -56,9 +63,9 @@ from logicrules.fca.dask_counts import DaskCounts
 from logicrules.fca.dask_scaling import fit_binarizer
 from logicrules.ideal.split import split_seed
 from logicrules.lp.dask_clause import learn_rule_set_on_partitions, solve_clause_on_partitions
+from logicrules.lp.dask_colgen import DASK_CG_MAX_SIZE, learn_rule_set_cg_on_partitions
 from logicrules.lp.dask_cv import choose_lam_on_partitions
 from logicrules.lp.data import distinct_rows_bytes, merged_data
-from logicrules.lp.estimator import _WEIGHT_RANGE
 from logicrules.lp.structure import _predict_structure, _structure_size
 from logicrules.memory import MemoryBudget
 
@@ -66,10 +73,11 @@ __all__ = ["fit_lp_from_dask"]
 
 
 def _objective(counts: DaskCounts, names: list[str], rule: str, structure: Any, lam_abs: float,
-               costs: tuple[float, float]) -> float:
-    """The training objective of a clause or covering rule set (``lam_abs`` per literal,
-    ``costs`` per error on class 1 and on class 0, weighted), as the in-memory fit computes it,
-    from the type histogram of its literals (the pass that ``rules_`` reuses)."""
+               costs: tuple[float, float], per_term: bool = False) -> float:
+    """The training objective of a clause or rule set (``lam_abs`` per literal, and per term
+    with ``per_term``: column generation; ``costs`` per error on class 1 and on class 0,
+    weighted), as the in-memory fit computes it, from the type histogram of its literals (the
+    pass that ``rules_`` reuses)."""
     columns = sorted({int(j) for j in (np.concatenate([np.asarray(t) for t in structure]) if rule in ("dnf", "cnf")
                                           and len(structure) else np.asarray(structure, dtype=np.intp))})
     histogram = counts.type_histogram([names[j] for j in columns])
@@ -78,8 +86,8 @@ def _objective(counts: DaskCounts, names: list[str], rule: str, structure: Any, 
              else np.array([position[int(j)] for j in structure], dtype=np.intp))
     fires = _predict_structure(rule, local, FormalContext(histogram.patterns))
     missed, false_alarms = histogram.counts[1][~fires].sum(), histogram.counts[0][fires].sum()
-    return float(lam_abs * _structure_size(rule, structure) + costs[0] * float(missed)
-                 + costs[1] * float(false_alarms))
+    size = _structure_size(rule, structure) + (len(structure) if per_term else 0)
+    return float(lam_abs * size + costs[0] * float(missed) + costs[1] * float(false_alarms))
 
 
 def _class_index_costs(part: Any, costs: np.ndarray, weights: Any = None) -> Any:
@@ -134,18 +142,16 @@ def fit_lp_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = None) 
     return estimator
 
 
-def _lp_weights(weights: Any) -> tuple[Any, bool]:
-    """The weights the LP reads: divided by the largest when it lies outside ``_WEIGHT_RANGE``,
+def _lp_weights(estimator: Any, weights: Any) -> tuple[Any, bool]:
+    """The weights the LP reads: divided by the largest when it lies outside the solver's range,
     as in memory (one pass over the weights); and whether they were."""
     import dask
 
     if weights is None:
         return None, False
     (largest,) = dask.compute(weights.max())
-    largest = float(largest)
-    if _WEIGHT_RANGE[0] <= largest <= _WEIGHT_RANGE[1]:
-        return weights, False
-    return weights / largest, True
+    divisor = estimator._weight_divisor(float(largest))
+    return (weights, False) if divisor == 1.0 else (weights / divisor, True)
 
 
 def _error_costs(estimator: Any, counts: DaskCounts) -> tuple[float, float]:
@@ -162,7 +168,7 @@ def _fit_binary(estimator: Any, X: Any, target: Any, weights: Any, binarizer: An
     """The two-class rule from counts over partitions (module notes), finished with ``rules_``
     and ``cell_counts_`` (``conditions``: the literals' conditions of a per-class rule)."""
     verbose = int(estimator.verbose)
-    lp_weights, scaled = _lp_weights(weights)
+    lp_weights, scaled = _lp_weights(estimator, weights)
     counts = DaskCounts(X, target, binarizer, lp_weights, verbose=verbose)
     names = list(counts.attributes)
     budget = MemoryBudget(estimator.memory_limit)
@@ -181,14 +187,16 @@ def _fit_binary(estimator: Any, X: Any, target: Any, weights: Any, binarizer: An
 
             smallest = int(min(_rows_per_class(counts)))
             estimator.lam_, warm = choose_lam_on_partitions(
-                estimator.rule, smallest, split_seed(estimator.random_state), counts_of,
+                estimator._lam_grid(), functools.partial(_predict_structure, estimator.rule), smallest,
+                split_seed(estimator.random_state), counts_of,
                 lambda fold, lam, initial: _learn(estimator, fold, names, lam, costs, negated, initial)[:2],
                 estimator._column_generation(), verbose)
         else:
             estimator.lam_ = float(estimator.lam)
         structure, fits, lam_abs, merged = _learn(estimator, counts, names, estimator.lam_, costs, negated, warm)
         if merged is None:
-            objective = _objective(counts, names, estimator.rule, structure, lam_abs, costs)
+            objective = _objective(counts, names, estimator.rule, structure, lam_abs, costs,
+                                   estimator._column_generation())
         else:
             context = FormalContext(merged[0], attributes=names)
             objective = estimator._training_objective(context, merged[1], structure, costs, merged[2])
@@ -224,13 +232,24 @@ def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, cos
                                                              cnf=rule == "cnf", **options)
             structure, fits = rule_set.terms, rule_set.fits
         return structure, fits, lam_abs, None
+    if estimator._column_generation() and int(estimator.max_term_size) <= DASK_CG_MAX_SIZE:
+        fit, lam_abs = learn_rule_set_cg_on_partitions(
+            counts, lam, cnf=rule == "cnf", error_costs=costs, max_size=int(estimator.max_term_size),
+            budget=estimator.budget, literal_cost=lambda lam_abs: estimator._literal_cost(lam_abs, negated),
+            row_sampling=estimator.row_sampling, seed=split_seed(estimator.random_state), solver=estimator.solver,
+            time_limit=estimator.time_limit,
+            mip_time_limit=estimator._mip_time_limit(),
+            initial_terms=initial_terms)
+        return fit.terms, [fit], lam_abs, None
     rows = _rows_per_class(counts)
     bound = min(float(rows.sum()), 2.0 ** min(len(names), 62))
     estimator._budget.require(distinct_rows_bytes(bound, len(names)),
                               f"rule={rule!r} on dask data gathers the distinct binarized rows of both classes "
                               f"on the driver (up to {int(bound)} x {len(names)} cells)",
-                              "rule='or' and rule='and' fit from dask at any size (row sampling); for a rule set "
-                              "use a binarizer with fewer attributes, or fit on a sample in memory")
+                              "rule='or' and rule='and', and rule sets by column generation of terms of at most "
+                              f"{DASK_CG_MAX_SIZE} literals (max_term_size) or by covering, fit from dask at any "
+                              "size (row sampling); otherwise use a binarizer with fewer attributes, or fit on a "
+                              "sample in memory")
     totals = counts.class_totals()
     Xb, labels, weights = merged_data(counts)
     lam_abs = lam * (costs[0] * float(totals[1]) + costs[1] * float(totals[0]))
