@@ -205,15 +205,15 @@ def fit_one_vs_rest_from_dask(estimator: Any, target: Any, names: list[str],
     ``_fit_one_vs_rest`` in memory (each class's copy of the learner, on the binarized
     attributes, in ``estimators_``). ``fit_class(sub, k)`` fits the copy ``sub`` (binarizer
     ``"passthrough"``, its classes ``[False, True]`` set) to ``target == k`` from dask counts
-    and finishes it with the parent's conditions."""
+    and finishes it with the parent's conditions. A ``class_weight`` dict is not passed on: as in
+    memory, ``fit_class`` weighs each row by the cost of its class instead."""
     from sklearn.base import clone
 
     own = estimator.get_params(deep=False)
-    if isinstance(own.get("class_weight"), dict):
-        raise ValueError("class_weight as a dict is not supported with more than two classes on dask data; "
-                         "give the costs as sample_weight (the cost of each row's class)")
     params = {k: v for k, v in (("binarizer", "passthrough"), ("pos_label", True), ("categorical", None),
                                 ("verbose", 0)) if k in own}
+    if isinstance(own.get("class_weight"), dict):  # fit_class folds the costs into the row weights
+        params["class_weight"] = None
     estimator.estimators_ = {}
     for k, label in enumerate(estimator.classes_.tolist()):
         sub = clone(estimator).set_params(**params)

@@ -233,9 +233,11 @@ def _pack_boolean(values: np.ndarray, names: tuple[str, ...], number: int) -> np
 
 def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: int, part: Any,
                 labels: Any, weights: Any, rows: Callable | None, validation: RowSplit | None = None,
-                count_weights: bool = True) -> RowBlock:
+                count_weights: bool = True, reweight: Callable | None = None) -> RowBlock:
     """Binarize and pack one partition (its kept rows) into a RowBlock (unweighted when not
     ``count_weights``: the rows of positive weight, one each)."""
+    if reweight is not None:
+        weights = reweight(number, np.asarray(labels), None if weights is None else np.asarray(weights, np.float64))
     part, (labels,), weights = partition_rows(number, part, (labels,), rows, weights)
     weights = weights if count_weights else None
     n = len(part)
@@ -280,6 +282,10 @@ class DaskCounts(Counts):
         and the validation part of the split in the same passes (``n_classes=2K``).
     verbose : int, default 0
         1 or more: one line on stderr per pass (what was counted, partitions, seconds).
+    reweight : callable ``(partition number, labels, weights or None) -> weights``, optional
+        The row weights of each partition from its labels and ``weights``, applied first (the
+        counts are then weighted): e.g. error costs per class, or weight 0 outside the training
+        rows of a cross-validation fold; picklable.
 
     Notes
     -----
@@ -293,7 +299,7 @@ class DaskCounts(Counts):
     def __init__(self, X: Any, labels: Any, binarizer: Any = None, weights: Any = None,
                  n_classes: int = 2, attributes: Sequence[str] | None = None,
                  rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0,
-                 validation: RowSplit | None = None) -> None:
+                 validation: RowSplit | None = None, reweight: Callable | None = None) -> None:
         if attributes is None:
             if binarizer is not None:
                 attributes = [c.name for c in binarizer.conditions_]
@@ -307,7 +313,8 @@ class DaskCounts(Counts):
                             f"binarizers do), got {type(binarizer).__name__}")
         self._parts = dask_partitions(X, labels, weights)
         self._binarizer = binarizer
-        self._weighted = weights is not None
+        self._weighted = weights is not None or reweight is not None
+        self._reweight = reweight
         self._count_weights = True
         self._rows = rows
         self._validation = validation
@@ -337,7 +344,7 @@ class DaskCounts(Counts):
         binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
         make = dask.delayed(_make_block, pure=True)
         return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
-                     self._validation, self._count_weights)
+                     self._validation, self._count_weights, self._reweight)
                 for number, (part, labels, weights) in enumerate(self._parts)]
 
     def lazy(self, kernel: Callable[[RowBlock], Any], blocks: list[Any] | None = None) -> Any:

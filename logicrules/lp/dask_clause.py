@@ -36,14 +36,19 @@ The rule is then chosen as in memory (:func:`~logicrules.lp.rules.solve_clause`)
 the empty rule, the greedy cover of the full problem and the best threshold of the LP solution,
 all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
 passes above); with ``integral=True`` the integer program's optimum. Sequential covering
-(:func:`learn_rule_set_on_partitions`) solves one such LP per term. Unweighted rows, error costs
-of 1 (the estimator refuses ``sample_weight`` and ``class_weight`` on dask data).
+(:func:`learn_rule_set_on_partitions`) solves one such LP per term.
+
+Weighted rows (``sample_weight``) and error costs per class (``class_weight``) enter as in
+memory: every count is a sum of weights (:mod:`~logicrules.lp.dask_passes`), a merged pattern
+weighs the sum of its rows' weights, an uncovered constraint row costs ``c_pos`` times its
+weight and a covered row of the other class ``c_neg`` times its weight (through the column
+costs). The LP over merged rows is then the in-memory LP, whose rows are merged the same way.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Generator
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any
 
@@ -100,19 +105,20 @@ class _LPOutcome:
 
 
 def _rounded(costs: np.ndarray, w: np.ndarray, values: np.ndarray, below: np.ndarray,
-             total: int) -> tuple[np.ndarray, int]:
-    """The best threshold rule ``w >= t`` (its rows left uncovered): ``round_solution`` from the
-    rows below each threshold, counted over all rows."""
+             total: float, c_pos: float) -> tuple[np.ndarray, float]:
+    """The best threshold rule ``w >= t`` (the weight of the rows it leaves uncovered):
+    ``round_solution`` from the (weighted) rows below each threshold, counted over all rows."""
     if values.size == 0:
         return np.zeros(costs.size, dtype=bool), total
     W = w[:, None] >= values[None, :]
-    best = int(np.argmin(costs @ W + below))
-    return W[:, best], int(below[best])
+    best = int(np.argmin(costs @ W + c_pos * below))
+    return W[:, best], below[best]
 
 
-def _value(costs: np.ndarray, rule: np.ndarray, uncovered: int) -> float:
-    """The integer objective of a 0/1 rule (as ``GroupTestingProblem.integer_objective``)."""
-    return float(costs[rule].sum()) + float(uncovered)
+def _value(costs: np.ndarray, rule: np.ndarray, uncovered: float, c_pos: float) -> float:
+    """The integer objective of a 0/1 rule (as ``GroupTestingProblem.integer_objective``):
+    its columns' costs and ``c_pos`` per (weighted) row left uncovered."""
+    return float(costs[rule].sum()) + c_pos * float(uncovered)
 
 
 def _big_endian_order(rows: np.ndarray) -> np.ndarray:
@@ -123,21 +129,21 @@ def _big_endian_order(rows: np.ndarray) -> np.ndarray:
     return np.argsort(packed.view(np.dtype((np.void, packed.shape[1]))).ravel(), kind="stable")
 
 
-def _greedy(costs: np.ndarray, first_open: np.ndarray, total: int, tol: float
-            ) -> Generator[OpenCounts, Sums, tuple[np.ndarray, int]]:
+def _greedy(costs: np.ndarray, first_open: np.ndarray, total: float, c_pos: float, tol: float
+            ) -> Generator[OpenCounts, Sums, tuple[np.ndarray, float]]:
     """The greedy cover of the full problem (``greedy_cover``), one pass per chosen column."""
     m = costs.size
     w = np.zeros(m, dtype=bool)
     open_rows, uncovered = first_open.astype(np.float64), total
     for _ in range(m):
-        gain = open_rows - costs
+        gain = c_pos * open_rows - costs
         gain[w] = -np.inf
         j = int(np.argmax(gain)) if gain.size else -1
         if j < 0 or gain[j] <= tol:
             break
         w[j] = True
         answer = yield OpenCounts(np.flatnonzero(w), m)
-        open_rows, uncovered = answer["open"].astype(np.float64), int(answer["uncovered"])
+        open_rows, uncovered = answer["open"].astype(np.float64), answer["uncovered"]
     return w, uncovered
 
 
@@ -170,40 +176,42 @@ class _Reduced:
         return RowMultiset(rows.packed[new], rows.weights[new], rows.n_attributes)
 
     def joined(self, rows: RowMultiset) -> _Reduced:
-        mine = RowMultiset.from_dense(self.dense, self.weights.astype(np.int64))
+        mine = RowMultiset.from_dense(self.dense, self.weights.astype(rows.weights.dtype))
         return _Reduced(mine + rows, self.columns)
 
-    def solve(self, costs, neg_counts, lam, options: dict) -> tuple[np.ndarray, np.ndarray | None, LPResult | None]:
+    def solve(self, costs, neg_counts, lam, c_pos: float, c_neg: float,
+              options: dict) -> tuple[np.ndarray, np.ndarray | None, LPResult | None]:
         """Weights on the working columns and the dual per pattern (None for the integer program)."""
         if self.n_rows == 0:  # nothing to cover: the empty rule, with the zero dual
             return np.zeros(self.columns.size), np.zeros(0), None
         J = self.columns
-        problem = GroupTestingProblem(self.dense, costs[J], neg_counts[J], lam, 1.0, 1.0, self.weights)
+        problem = GroupTestingProblem(self.dense, costs[J], neg_counts[J], lam, c_pos, c_neg, self.weights)
         result = solve_problem(problem, merge_rows=True, **options)
         return result.w, result.dual, result
 
     def dual_per_row(self, dual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Sorted pattern keys and the dual value of one row of each (its pattern's dual spread
-        evenly over the pattern's rows)."""
+        """Sorted pattern keys and the dual value per unit of weight of each (its pattern's dual
+        spread over the pattern's rows in proportion to their weights)."""
         return self.keys, (dual / self.weights)[self.order]
 
 
-def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: int, n_partitions: int,
-               fraction: float, *, solver: str, integral: bool, time_limit: float | None, screening: bool,
-               max_working: int = 64) -> Generator[Any, Sums, _LPOutcome]:
-    """Steps 2-6 of the module notes, as a sequence of requests answered by passes."""
+def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: float, rows: int, n_partitions: int,
+               fraction: float, *, c_pos: float, c_neg: float, solver: str, integral: bool,
+               time_limit: float | None, screening: bool, max_working: int = 64) -> Generator[Any, Sums, _LPOutcome]:
+    """Steps 2-6 of the module notes, as a sequence of requests answered by passes (``total``
+    the weight of the constraint rows, ``rows`` their number)."""
     m = costs.size
-    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
+    tol = 1e-7 * max(1.0, c_pos * float(total), float(costs.max(initial=0.0)))
     options = {"solver": solver, "integral": integral, "time_limit": time_limit}
-    memory.require(distinct_rows_bytes(fraction * total * 1.1 + 64, m),
-                   f"the row sample of the LP (about {int(fraction * total)} rows x {m} attributes)",
+    memory.require(distinct_rows_bytes(fraction * rows * 1.1 + 64, m),
+                   f"the row sample of the LP (about {int(fraction * rows)} rows x {m} attributes)",
                    "use a smaller row_sampling fraction")
     answer = yield SampleRows(n_partitions)
     sample = answer["rows"] if answer.get("rows") is not None else RowMultiset.from_dense(np.zeros((0, m), bool))
     unseen = answer["unseen"]
-    sampled = int(total - unseen.sum())
+    sampled = int(rows - unseen.sum())
     rows_s = sample.to_dense()
-    sub = GroupTestingProblem(rows_s, costs * (sampled / total), neg_counts, lam, 1.0, 1.0,
+    sub = GroupTestingProblem(rows_s, costs * (float(sample.weights.sum()) / total), neg_counts, lam, c_pos, c_neg,
                               sample.weights.astype(np.float64))
     solves = []
     if sub.n_rows:
@@ -215,17 +223,18 @@ def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: int
     load = rmatvec(rows_s, mu_s) if sub.n_rows else np.zeros(m)
     share = unseen / max(int(unseen.sum()), 1)
     values = threshold_values(w_hat)
-    answer = yield ExtendDual(np.maximum(costs - load, 0.0), share, "H2", w_hat, values, [np.flatnonzero(greedy_s)])
+    answer = yield ExtendDual(np.maximum(costs - load, 0.0), share, "H2", w_hat, values, [np.flatnonzero(greedy_s)],
+                              c_pos)
     mu_sum, load = float(mu_s.sum()) + answer["mu"], load + answer["load"]
     over = load > costs
     if over.any():  # round-off of the shares: scale the dual back into feasibility
         scale = float(np.min(costs[over] / load[over]))
         mu_sum, load = mu_sum * scale, load * scale
-    lp_value = float(costs @ w_hat) + answer["xi"]
-    rounded, rounded_uncovered = _rounded(costs, w_hat, values, answer["below"], total)
-    candidates = [(float(total), np.zeros(m, dtype=bool)),
-                  (_value(costs, greedy_s, int(answer["uncovered"][0])), greedy_s),
-                  (_value(costs, rounded, rounded_uncovered), rounded)]
+    lp_value = float(costs @ w_hat) + c_pos * answer["xi"]
+    rounded, rounded_uncovered = _rounded(costs, w_hat, values, answer["below"], total, c_pos)
+    candidates = [(c_pos * float(total), np.zeros(m, dtype=bool)),
+                  (_value(costs, greedy_s, answer["uncovered"][0], c_pos), greedy_s),
+                  (_value(costs, rounded, rounded_uncovered, c_pos), rounded)]
     upper, best_rule = min(candidates, key=lambda c: c[0])
     details = {"sample_lower_bound": mu_sum, "sample_upper_bound": lp_value, "screening_upper_bound": upper}
     if not integral and lp_value - mu_sum <= tol:  # the sample's solution is optimal
@@ -245,7 +254,7 @@ def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: int
     rounds, priced_in, statuses = 0, 0, ["optimal"]
     while True:
         rounds += 1
-        w_J, dual, result = reduced.solve(costs, neg_counts, lam, options)
+        w_J, dual, result = reduced.solve(costs, neg_counts, lam, c_pos, c_neg, options)
         if result is not None:
             solves.append(result)
             statuses.append(result.status)
@@ -270,10 +279,10 @@ def _clause_lp(costs: np.ndarray, neg_counts: np.ndarray, lam: float, total: int
         J = np.flatnonzero(working)
         answer = yield ScanRows(J, w[J], np.searchsorted(J, old), reduced.keys, n_columns=m)
         reduced = _Reduced(answer["rows"], J)
-    objective = float(costs @ w) + answer["xi"]
+    objective = float(costs @ w) + c_pos * answer["xi"]
     lower = None if integral else float(dual.sum())
     solver_name = next((s.solver for s in reversed(solves)), "highs")
-    return _LPOutcome(w, objective, lower, values, answer.get("below", np.zeros(values.size, np.int64)),
+    return _LPOutcome(w, objective, lower, values, answer.get("below", np.zeros(values.size)),
                       "optimal" if all(s == "optimal" for s in statuses) else "time_limit", solver_name, sampled,
                       int(m - J.size), {**details, "certified_by_sample": False, "row_rounds": rounds,
                                         "rows_solved": reduced.n_rows, "priced_in": priced_in})
@@ -299,78 +308,105 @@ def _drive(counts: Any, view: ClauseRows, procedures: dict[str, Generator]) -> d
     return results
 
 
+#: Error costs of one fit: ``(cost of an error on class 1, on class 0)``, or a function of the
+#: (weighted) class totals giving them (``class_weight="balanced"``).
+ErrorCosts = tuple[float, float] | Callable[[np.ndarray], tuple[float, float]]
+
+
 @dataclass
 class _Costs:
-    """The column costs of one clause LP: ``costs = lam_abs + neg_counts``, the constraint rows'
-    column counts (``firing_counts``, the greedy cover's start) and their number."""
+    """The column costs of one clause LP: ``costs = lam_abs + c_neg * neg_counts``, the
+    constraint rows' column counts (``firing_counts``, the greedy cover's start), their weight
+    (``total``) and number (``rows``), and the error costs of the LP's two sides (``c_pos``: a
+    constraint row left uncovered; ``c_neg``: a row of the other class covered)."""
 
     costs: np.ndarray
     neg_counts: np.ndarray
     firing_counts: np.ndarray
-    total: int
+    total: float
+    rows: int
     lam_abs: float
+    c_pos: float
+    c_neg: float
 
 
-def _clause_costs(answer: Sums, rest: Sums, lam: float, complement: bool) -> _Costs:
-    """Costs from a :class:`Totals` answer, the cost rows being ``rest``'s (a covering step's)."""
+def _class_costs(answer: Sums, error_costs: ErrorCosts | None) -> tuple[float, float]:
+    """``(cost of class 1, cost of class 0)`` from a :class:`Totals` answer."""
+    if error_costs is None:
+        return 1.0, 1.0
+    costs = error_costs(np.asarray(answer["totals"], dtype=np.float64)) if callable(error_costs) else error_costs
+    return float(costs[0]), float(costs[1])
+
+
+def _clause_costs(answer: Sums, rest: Sums, lam: float, complement: bool,
+                  error_costs: ErrorCosts | None = None) -> _Costs:
+    """Costs from a :class:`Totals` answer, the cost rows being ``rest``'s (a covering step's);
+    ``lam_abs = lam * (c_1 * W_1 + c_0 * W_0)`` as in memory (``W_k`` the weight of class k)."""
     firing = 0 if complement else 1
     totals, literals = answer["totals"], answer["literals"]
-    lam_abs = lam * (1.0 * float(totals[1]) + 1.0 * float(totals[0]))
+    cost = _class_costs(answer, error_costs)[::-1]  # cost[k]: an error on class k
+    lam_abs = lam * (cost[1] * float(totals[1]) + cost[0] * float(totals[0]))
     neg_counts = rest["rest"].astype(np.float64)
     firing_counts = literals[firing].astype(np.float64)
     if complement:
         neg_counts = float(rest["rest_total"]) - neg_counts
         firing_counts = float(totals[firing]) - firing_counts
-    return _Costs(lam_abs + 1.0 * neg_counts, neg_counts, firing_counts, int(totals[firing]), lam_abs)
+    c_pos, c_neg = cost[firing], cost[1 - firing]
+    return _Costs(lam_abs + c_neg * neg_counts, neg_counts, firing_counts, float(totals[firing]),
+                  int(answer["rows"][firing]), lam_abs, c_pos, c_neg)
 
 
 def _solve(counts: Any, prepared: _Costs, complement: bool, *, row_sampling: Any, seed: int, solver: str,
            screening: bool, rounding: str, time_limit: float | None) -> ClauseFit:
     """The clause LP of prepared costs (module notes, steps 2-6) and its rule."""
     start = time.perf_counter()
-    costs, total, m = prepared.costs, prepared.total, prepared.costs.size
-    fraction = sample_fraction(row_sampling, total)
+    costs, total, m, c_pos = prepared.costs, prepared.total, prepared.costs.size, prepared.c_pos
+    fraction = sample_fraction(row_sampling, prepared.rows)
     view = ClauseRows(0 if complement else 1, complement, (int(seed), fraction))
     integral = rounding == "exact"
-    tol = 1e-7 * max(1.0, float(total), float(costs.max(initial=0.0)))
-    if total == 0:  # nothing to cover: the empty clause is optimal
-        outcome = _LPOutcome(np.zeros(m), 0.0, 0.0, np.zeros(0), np.zeros(0, np.int64), "optimal", solver, 0, 0, {})
-        greedy = (np.zeros(m, dtype=bool), 0)
+    tol = 1e-7 * max(1.0, c_pos * float(total), float(costs.max(initial=0.0)))
+    if prepared.rows == 0:  # nothing to cover: the empty clause is optimal
+        outcome = _LPOutcome(np.zeros(m), 0.0, 0.0, np.zeros(0), np.zeros(0), "optimal", solver, 0, 0, {})
+        greedy = (np.zeros(m, dtype=bool), 0.0)
     else:
-        procedures = {"lp": _clause_lp(costs, prepared.neg_counts, prepared.lam_abs, total, counts.n_partitions,
-                                       fraction, solver=solver, integral=integral, time_limit=time_limit,
+        procedures = {"lp": _clause_lp(costs, prepared.neg_counts, prepared.lam_abs, total, prepared.rows,
+                                       counts.n_partitions, fraction, c_pos=c_pos, c_neg=prepared.c_neg,
+                                       solver=solver, integral=integral, time_limit=time_limit,
                                        screening=screening)}
         if not integral:
-            procedures["greedy"] = _greedy(costs, prepared.firing_counts, total, tol)
+            procedures["greedy"] = _greedy(costs, prepared.firing_counts, total, c_pos, tol)
         results = _drive(counts, view, procedures)
         outcome = results["lp"]
         greedy = results.get("greedy")
     if integral:
         rule, value = outcome.w > 0.5, outcome.objective
     else:
-        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total)
-        candidates = [(float(total), np.zeros(m, dtype=bool)), (_value(costs, greedy[0], greedy[1]), greedy[0]),
-                      (_value(costs, rounded, uncovered), rounded)]
+        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total, c_pos)
+        candidates = [(c_pos * float(total), np.zeros(m, dtype=bool)),
+                      (_value(costs, greedy[0], greedy[1], c_pos), greedy[0]),
+                      (_value(costs, rounded, uncovered, c_pos), rounded)]
         value, rule = min(candidates, key=lambda c: c[0])
     result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,
                       seconds=time.perf_counter() - start, solver=outcome.solver, integral=integral, n_columns=m,
-                      n_rows=total, columns_screened=outcome.columns_screened, rows_sampled=outcome.rows_sampled,
-                      lower_bound=outcome.lower, details={**outcome.details, "passes": counts.n_passes})
+                      n_rows=prepared.rows, columns_screened=outcome.columns_screened,
+                      rows_sampled=outcome.rows_sampled, lower_bound=outcome.lower,
+                      details={**outcome.details, "passes": counts.n_passes})
     return ClauseFit(np.flatnonzero(rule), result, value)
 
 
 def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = False, row_sampling: Any = None,
                                seed: int = 0, solver: str = "highs", screening: bool = True,
-                               rounding: str = "threshold", time_limit: float | None = None
-                               ) -> tuple[ClauseFit, float]:
+                               rounding: str = "threshold", time_limit: float | None = None,
+                               error_costs: ErrorCosts | None = None) -> tuple[ClauseFit, float]:
     """Learn the OR-clause of a two-class :class:`~logicrules.fca.dask_counts.DaskCounts` (module notes).
 
     Parameters
     ----------
     counts : DaskCounts
-        Unweighted, two classes; class 1 is the one the clause fires on.
+        Two classes, weighted or not; class 1 is the one the clause fires on.
     lam : float
-        Cost of one literal as a fraction of the rows (the LP receives ``lam * n_rows``).
+        Cost of one literal as a fraction of the (weighted) rows: the LP receives
+        ``lam * (c_1 * W_1 + c_0 * W_0)``, ``W_k`` the weight of class k.
     complement : bool, default False
         The De Morgan problem of a conjunction (rows and literals complemented, firing on class 0).
     row_sampling : None, "auto" or float
@@ -379,40 +415,46 @@ def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = Fa
         Seeds the row sample.
     solver, screening, rounding, time_limit
         As in :func:`~logicrules.lp.rules.solve_clause`.
+    error_costs : pair of float or callable, optional
+        ``(c_1, c_0)``: the cost of an error on class 1 and on class 0 (the estimator's
+        ``class_weight``), or a function of the class totals giving them; None: 1 each.
 
     Returns
     -------
     ClauseFit, float
         The clause (its ``result`` an :class:`LPResult` whose ``xi`` is empty and ``dual`` None:
-        they would hold one value per row), and the LP's literal cost ``lam * n_rows``.
+        they would hold one value per row), and the LP's literal cost ``lam_abs``.
     """
     view = ClauseRows(0 if complement else 1, complement)
     (answer,) = run_pass(counts, view, [Totals(other=1 if complement else 0)], "class totals and literal counts")
-    prepared = _clause_costs(answer, answer, lam, complement)
+    prepared = _clause_costs(answer, answer, lam, complement, error_costs)
     fit = _solve(counts, prepared, complement, row_sampling=row_sampling, seed=seed, solver=solver,
                  screening=screening, rounding=rounding, time_limit=time_limit)
     return fit, prepared.lam_abs
 
 
 def learn_rule_set_on_partitions(counts: Any, lam: float, max_clauses: int, *, cnf: bool = False,
-                                 **options: Any) -> tuple[RuleSetFit, float]:
+                                 error_costs: ErrorCosts | None = None, **options: Any) -> tuple[RuleSetFit, float]:
     """A DNF (or CNF) by sequential covering (:func:`~logicrules.lp.rules.learn_dnf`), every term
     one clause LP over the partitions (:func:`solve_clause_on_partitions`).
 
     A DNF term is the conjunction learned (De Morgan) against all negative rows with the costs
     counted over the positives no earlier term covers; it is kept when it lowers the training
-    objective, counted in one pass that also gives the next term's costs. A CNF is the same on
-    complemented literals and labels: each clause an OR-clause over the positive rows, its
-    costs over the negatives no earlier clause excludes.
+    objective (``c_1 * TP - c_0 * FP`` of the rows it newly fires on, weighted, above its
+    literals' cost), counted in one pass that also gives the next term's costs. A CNF is the
+    same on complemented literals and labels: each clause an OR-clause over the positive rows,
+    its costs over the negatives no earlier clause excludes.
 
     Parameters
     ----------
     counts : DaskCounts
     lam : float
-        Cost of one literal as a fraction of the rows.
+        Cost of one literal as a fraction of the (weighted) rows.
     max_clauses : int
         Most terms (clauses).
     cnf : bool, default False
+    error_costs : pair of float or callable, optional
+        As in :func:`solve_clause_on_partitions`.
     **options
         ``row_sampling``, ``seed``, ``solver``, ``screening``, ``rounding``, ``time_limit`` of
         :func:`solve_clause_on_partitions`.
@@ -420,20 +462,22 @@ def learn_rule_set_on_partitions(counts: Any, lam: float, max_clauses: int, *, c
     Returns
     -------
     RuleSetFit, float
-        The terms (column arrays) with every clause fit, and the literal cost ``lam * n_rows``.
+        The terms (column arrays) with every clause fit, and the literal cost ``lam_abs``.
     """
     complement, other = not cnf, 1 if not cnf else 0
     view = ClauseRows(0 if complement else 1, complement)
     (answer,) = run_pass(counts, view, [Totals(other=other, negated=cnf)], "class totals and literal counts")
     rest, fit = answer, RuleSetFit([])
-    lam_abs = _clause_costs(answer, rest, lam, complement).lam_abs
+    cost = _class_costs(answer, error_costs)[::-1]  # cost[k]: an error on class k
+    lam_abs = _clause_costs(answer, rest, lam, complement, cost[::-1]).lam_abs
     for _ in range(int(max_clauses)):
-        if int(rest["rest_total"]) == 0:
+        if float(rest["rest_total"]) <= 0:
             break
-        clause = _solve(counts, _clause_costs(answer, rest, lam, complement), complement, **options)
+        clause = _solve(counts, _clause_costs(answer, rest, lam, complement, cost[::-1]), complement, **options)
         fit.fits.append(clause)
         (step,) = run_pass(counts, view, [TermCounts(other, list(fit.terms), clause.columns, cnf)], "term counts")
-        if 1.0 * float(step["tp"]) - 1.0 * float(step["fp"]) - lam_abs * clause.columns.size <= 0:
+        gain = cost[other] * float(step["tp"]) - cost[1 - other] * float(step["fp"])
+        if gain - lam_abs * clause.columns.size <= 0:
             break
         fit.terms.append(clause.columns)
         rest = step

@@ -15,6 +15,13 @@ The row sample is drawn where the rows live: row ``i`` of partition ``p`` is sam
 ``numpy.random.default_rng([seed, p]).random(n_p)[i] < fraction`` and it is a constraint row,
 so every pass of a fit sees the same sample without the sample ever being stored.
 
+Weighted rows (``sample_weight``, the partition's :class:`~logicrules.fca.counts.RowBlock`
+weights) enter every answer through their weights, exactly as the in-memory LP merges
+identical rows into one of their summed weight: merged patterns carry summed weights, slacks,
+uncovered rows and threshold counts are weighted sums, a pattern's dual is spread over its rows
+in proportion to their weights. Without weights every row weighs 1 and all counts are exact
+integers.
+
 Memory per partition: its packed bits, one chunk of constraint rows (one byte per cell) and the
 distinct rows a request keeps (the unseen rows of the dual extension, the uncovered rows of a
 scan), each at most the partition's constraint rows.
@@ -86,11 +93,37 @@ def lookup(sorted_keys: np.ndarray, keys: np.ndarray) -> np.ndarray:
     return np.where(sorted_keys[at] == keys, at, -1)
 
 
-def _collect(parts: list[RowMultiset], rows: np.ndarray) -> list[RowMultiset]:
-    """Add a chunk's rows, merged, to a partition's list (merged once at its end, :func:`_merge`)."""
+def _collect(parts: list[RowMultiset], rows: np.ndarray, weights: np.ndarray | None = None) -> list[RowMultiset]:
+    """Add a chunk's rows (with their weights), merged, to a partition's list (merged once at its
+    end, :func:`_merge`)."""
     if rows.shape[0]:
-        parts.append(RowMultiset.from_dense(rows))
+        parts.append(RowMultiset.from_dense(rows, weights))
     return parts
+
+
+def _sum_of(weights: np.ndarray | None, mask: np.ndarray) -> float | int:
+    """The weight of the rows of a chunk where ``mask`` holds (their number without weights)."""
+    return int(np.count_nonzero(mask)) if weights is None else float(weights[mask].sum())
+
+
+def _mask_weight(block: RowBlock, mask: np.ndarray) -> float | int:
+    """The weight of the rows of packed ``mask`` (their number without weights)."""
+    if block.weights is None:
+        return int(bitset.popcount(mask))
+    return float(block.weights[bitset.unpack(mask, block.n_rows)].sum())
+
+
+def _masked_counts(block: RowBlock, mask: np.ndarray) -> tuple[float | int, np.ndarray]:
+    """The weight of the rows of packed ``mask`` and the per-literal weight on them (popcounts
+    without weights; a weighted sum over the unpacked rows, chunk by chunk, with them)."""
+    if block.weights is None:
+        return _mask_weight(block, mask), bitset.popcount(block.bits & mask[None, :])
+    w = np.where(bitset.unpack(mask, block.n_rows), block.weights, 0.0)
+    counts = np.zeros(block.n_attributes)
+    for start in range(0, block.n_rows, CHUNK_ROWS):
+        stop = min(block.n_rows, start + CHUNK_ROWS)
+        counts += rmatvec(block.dense(start, stop), w[start:stop])
+    return float(w.sum()), counts
 
 
 def _merge(parts: list[RowMultiset], m: int) -> RowMultiset:
@@ -102,9 +135,13 @@ def _merge(parts: list[RowMultiset], m: int) -> RowMultiset:
     return RowMultiset._merge(np.concatenate([p.packed for p in parts]), np.concatenate([p.weights for p in parts]), m)
 
 
-def _below(reach: np.ndarray, thresholds: np.ndarray) -> np.ndarray:
-    """How many rows have ``reach < t`` for each threshold t."""
-    return np.searchsorted(np.sort(reach), thresholds, side="left").astype(np.int64)
+def _below(reach: np.ndarray, thresholds: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
+    """How many rows (how much weight) have ``reach < t`` for each threshold t."""
+    if weights is None:
+        return np.searchsorted(np.sort(reach), thresholds, side="left").astype(np.int64)
+    order = np.argsort(reach, kind="stable")
+    cumulative = np.concatenate([[0.0], np.cumsum(weights[order])])
+    return cumulative[np.searchsorted(reach[order], thresholds, side="left")]
 
 
 # ------------------------------------------------------------------------------ requests
@@ -117,8 +154,9 @@ class _Request:
     def begin(self, number: int, block: RowBlock) -> dict:
         return {}
 
-    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None) -> None:
-        """Read one chunk of constraint rows (bool, all columns) and which of them are sampled."""
+    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
+        """Read one chunk of constraint rows (bool, all columns), which of them are sampled and
+        their weights (None: one each)."""
 
     def end(self, number: int, acc: dict) -> Sums:
         return Sums(acc)
@@ -143,7 +181,8 @@ def _fired(block: RowBlock, terms: list[np.ndarray], negated: bool) -> np.ndarra
 
 @dataclass
 class Totals(_Request):
-    """Rows per class and per-class literal counts, and the literal counts over the rows of
+    """Rows per class (weighted: ``totals``; in rows: ``rows``) and per-class literal counts,
+    and the literal counts over the rows of
     class ``other`` that no term of ``terms`` fires on (``rest``; all of them without terms):
     the column costs of a clause, also of a step of sequential covering."""
 
@@ -154,9 +193,10 @@ class Totals(_Request):
     what = "class totals and literal counts"
 
     def begin(self, number: int, block: RowBlock) -> dict:
-        rest = block.class_bits()[self.other] & ~_fired(block, self.terms, self.negated)
-        return {"totals": _class_totals(block), "literals": _literal_counts(block),
-                "rest_total": int(bitset.popcount(rest)), "rest": bitset.popcount(block.bits & rest[None, :])}
+        rest_total, rest = _masked_counts(block, block.class_bits()[self.other] & ~_fired(block, self.terms,
+                                                                                              self.negated))
+        return {"totals": _class_totals(block), "rows": np.bincount(block.labels, minlength=block.n_classes),
+                "literals": _literal_counts(block), "rest_total": rest_total, "rest": rest}
 
 
 @dataclass
@@ -177,10 +217,9 @@ class TermCounts(_Request):
         classes = block.class_bits()
         earlier = _fired(block, self.terms, self.negated)
         new = term_fires(block, self.term, self.negated) & ~earlier
-        rest = classes[self.other] & ~earlier & ~new
-        return {"tp": int(bitset.popcount(classes[self.other] & new)),
-                "fp": int(bitset.popcount(classes[1 - self.other] & new)),
-                "rest_total": int(bitset.popcount(rest)), "rest": bitset.popcount(block.bits & rest[None, :])}
+        rest_total, rest = _masked_counts(block, classes[self.other] & ~earlier & ~new)
+        return {"tp": _mask_weight(block, classes[self.other] & new),
+                "fp": _mask_weight(block, classes[1 - self.other] & new), "rest_total": rest_total, "rest": rest}
 
 
 @dataclass
@@ -195,8 +234,8 @@ class SampleRows(_Request):
     def begin(self, number: int, block: RowBlock) -> dict:
         return {"rows": [], "unseen": 0, "m": block.n_attributes}
 
-    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None) -> None:
-        _collect(acc["rows"], rows[sampled])
+    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
+        _collect(acc["rows"], rows[sampled], None if weights is None else weights[sampled])
         acc["unseen"] += int((~sampled).sum())
 
     def end(self, number: int, acc: dict) -> Sums:
@@ -210,12 +249,13 @@ class ExtendDual(_Request):
     """Extend a sampled dual over the unseen rows of each partition, and evaluate the sample's
     solution and some integral rules on all rows.
 
-    Partition ``p`` raises the dual of its unseen rows greedily within ``share[p]`` of the
-    columns' slack (the shares sum to at most one, so the summed dual stays feasible): first
+    Partition ``p`` raises the dual of its unseen rows (each at most ``c_pos`` times its weight)
+    greedily within ``share[p]`` of the columns' slack (the shares sum to at most one, so the summed dual stays feasible): first
     H1 (a whole pattern at once, in their sorted order; H2 skips the rows the sample's primal
     covers more than once), then a fractional pass, sparsest rows first. Answers the dual's sum
     and its load on every column, the LP slack of ``w`` over all rows, the rows below each
-    threshold of ``w`` (for rounding) and the rows each rule of ``rules`` leaves uncovered.
+    threshold of ``w`` (for rounding) and the rows each rule of ``rules`` leaves uncovered (all
+    weighted, in rows: not times ``c_pos``).
     """
 
     what = "dual extension"
@@ -226,18 +266,21 @@ class ExtendDual(_Request):
     w: np.ndarray
     thresholds: np.ndarray
     rules: list[np.ndarray] = field(default_factory=list)
+    c_pos: float = 1.0
     needs_sample = True
 
     def begin(self, number: int, block: RowBlock) -> dict:
-        return {"unseen": [], "xi": 0.0, "below": np.zeros(self.thresholds.size, dtype=np.int64),
-                "uncovered": np.zeros(len(self.rules), dtype=np.int64)}
+        dtype = np.int64 if block.weights is None else np.float64
+        return {"unseen": [], "xi": 0.0, "below": np.zeros(self.thresholds.size, dtype=dtype),
+                "uncovered": np.zeros(len(self.rules), dtype=dtype)}
 
-    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None) -> None:
-        acc["xi"] += float(np.maximum(0.0, 1.0 - matvec(rows, self.w)).sum())
-        acc["below"] += _below(row_max(rows, self.w), self.thresholds)
+    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
+        slack = np.maximum(0.0, 1.0 - matvec(rows, self.w))
+        acc["xi"] += float(slack.sum() if weights is None else slack @ weights)
+        acc["below"] += _below(row_max(rows, self.w), self.thresholds, weights)
         for k, columns in enumerate(self.rules):
-            acc["uncovered"][k] += int(rows.shape[0] - np.count_nonzero(rows[:, columns].any(axis=1)))
-        _collect(acc["unseen"], rows[~sampled])
+            acc["uncovered"][k] += _sum_of(weights, ~rows[:, columns].any(axis=1))
+        _collect(acc["unseen"], rows[~sampled], None if weights is None else weights[~sampled])
 
     def end(self, number: int, acc: dict) -> Sums:
         m = self.slack.size
@@ -246,7 +289,7 @@ class ExtendDual(_Request):
             return Sums(acc, mu=0.0, load=np.zeros(m))
         rows = unseen.to_dense()
         weights = unseen.weights.astype(np.float64)
-        local = GroupTestingProblem(rows, self.slack * self.share[number], np.zeros(m), 0.0, 1.0, 1.0, weights)
+        local = GroupTestingProblem(rows, self.slack * self.share[number], np.zeros(m), 0.0, self.c_pos, 1.0, weights)
         mu = np.zeros(rows.shape[0])
         order = np.arange(rows.shape[0])
         if self.heuristic == "H2":
@@ -265,9 +308,9 @@ class ScanRows(_Request):
     with their counts (``rows``), joined by the rows whose pattern over the working positions
     ``seed_positions`` is one of ``seed_keys`` (a row set carried over from fewer columns);
     the LP slack over all rows (``xi``); with ``thresholds``, the rows below each threshold of
-    w (rounding); with ``dual_keys`` / ``dual_values`` (a dual value per row of each pattern
-    of the reduced problem, 0 for other rows), the dual's load on every column (``load``:
-    pricing).
+    w (rounding); with ``dual_keys`` / ``dual_values`` (the dual of each pattern of the reduced
+    problem per unit of its weight, 0 for other rows), the dual's load on every column
+    (``load``: pricing). Slack and counts are weighted, in rows (not times ``c_pos``).
     """
 
     what = "row generation"
@@ -284,7 +327,7 @@ class ScanRows(_Request):
     def begin(self, number: int, block: RowBlock) -> dict:
         acc = {"rows": [], "xi": 0.0}
         if self.thresholds is not None:
-            acc["below"] = np.zeros(self.thresholds.size, dtype=np.int64)
+            acc["below"] = np.zeros(self.thresholds.size, dtype=np.int64 if block.weights is None else np.float64)
         if self.dual_keys is not None:
             acc["load"] = np.zeros(self.n_columns)
         return acc
@@ -292,26 +335,27 @@ class ScanRows(_Request):
     def end(self, number: int, acc: dict) -> Sums:
         return Sums(acc, rows=_merge(acc["rows"], self.columns.size))
 
-    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None) -> None:
+    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
         working = np.ascontiguousarray(rows[:, self.columns])
         coverage = matvec(working, self.w)
-        acc["xi"] += float(np.maximum(0.0, 1.0 - coverage).sum())
+        slack = np.maximum(0.0, 1.0 - coverage)
+        acc["xi"] += float(slack.sum() if weights is None else slack @ weights)
         keep = coverage < 1.0 - COVER_TOL
         if self.seed_keys is not None:
             keep |= lookup(self.seed_keys, row_keys(working[:, self.seed_positions])) >= 0
-        _collect(acc["rows"], working[keep])
+        _collect(acc["rows"], working[keep], None if weights is None else weights[keep])
         if self.thresholds is not None:
-            acc["below"] += _below(row_max(working, self.w), self.thresholds)
+            acc["below"] += _below(row_max(working, self.w), self.thresholds, weights)
         if self.dual_keys is not None:
             at = lookup(self.dual_keys, row_keys(working))
             u = np.where(at >= 0, self.dual_values[np.maximum(at, 0)], 0.0)
-            acc["load"] += rmatvec(rows, u)
+            acc["load"] += rmatvec(rows, u if weights is None else u * weights)
 
 
 @dataclass
 class OpenCounts(_Request):
     """For a greedy cover: the constraint rows no column of ``chosen`` holds on, per column
-    (``open``) and in all (``uncovered``)."""
+    (``open``) and in all (``uncovered``); weighted, in rows."""
 
     what = "greedy cover"
 
@@ -319,12 +363,17 @@ class OpenCounts(_Request):
     n_columns: int
 
     def begin(self, number: int, block: RowBlock) -> dict:
-        return {"open": np.zeros(self.n_columns, dtype=np.int64), "uncovered": 0}
+        return {"open": np.zeros(self.n_columns, dtype=np.int64 if block.weights is None else np.float64),
+                "uncovered": 0}
 
-    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None) -> None:
-        open_rows = rows[~rows[:, self.chosen].any(axis=1)]
-        acc["open"] += np.count_nonzero(open_rows, axis=0)
-        acc["uncovered"] += int(open_rows.shape[0])
+    def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
+        open_mask = ~rows[:, self.chosen].any(axis=1)
+        open_rows = rows[open_mask]
+        if weights is None:
+            acc["open"] += np.count_nonzero(open_rows, axis=0)
+        else:
+            acc["open"] += rmatvec(open_rows, weights[open_mask])
+        acc["uncovered"] += _sum_of(weights, open_mask)
 
 
 # ------------------------------------------------------------------------------- the pass
@@ -346,8 +395,9 @@ def _answer(number: int, block: RowBlock, view: ClauseRows, requests: list[_Requ
         if view.complement:
             np.logical_not(rows, out=rows)
         sampled = None if sampled_all is None else sampled_all[start + firing]
+        weights = None if block.weights is None else block.weights[start + firing]
         for k in chunked:
-            requests[k].chunk(accs[k], rows, sampled)
+            requests[k].chunk(accs[k], rows, sampled, weights)
     return Sums({k: request.end(number, acc) for k, (request, acc) in enumerate(zip(requests, accs))})
 
 

@@ -75,7 +75,9 @@ class LPRuleClassifier(RuleClassifier):
         picks it from :data:`LAM_GRID` by 3-fold inner cross-validation (accuracy; ties go to
         the larger lam, i.e. the smaller rule); with ``method="cg"`` each fold walks the grid
         from the largest lam down, every fit warm-started with the previous one's pool, and the
-        final fit starts from the pools generated at the chosen lam.
+        final fit starts from the pools generated at the chosen lam. On dask data the folds are
+        :class:`~logicrules.dask_folds.PartitionFolds` drawn inside the partitions, not
+        ``StratifiedKFold`` (:mod:`logicrules.lp.dask_cv`).
     method : {"cg", "covering"}, default "cg"
         How ``rule="dnf"``/``"cnf"`` is learned. "cg": column generation
         (:mod:`logicrules.lp.colgen`): the master LP over conjunctions, priced exactly over all
@@ -265,7 +267,7 @@ class LPRuleClassifier(RuleClassifier):
         both classes, each checked against ``memory_limit`` before it is unpacked.
         """
         sw = weights
-        if sw is not None and not _WEIGHT_RANGE[0] <= sw.max() <= _WEIGHT_RANGE[1]:
+        if sw is not None and self._weight_divisor(float(sw.max())) != 1.0:
             sw = sw / sw.max()  # same rule (lam is a fraction of the weighted rows), sane LP coefficients
         costs = self._class_costs(y, sw)
         names = list(context.attributes)
@@ -389,7 +391,7 @@ class LPRuleClassifier(RuleClassifier):
     def _learn_cg(self, problem, initial_terms=()):
         """Column generation on an instance, its master on a row sample when ``row_sampling`` asks."""
         options = {"max_size": int(self.max_term_size), "solver": self.solver, "time_limit": self.time_limit,
-                   "mip_time_limit": CG_MIP_SECONDS if self.time_limit is None else self.time_limit,
+                   "mip_time_limit": self._mip_time_limit(),
                    "initial_terms": initial_terms}
         fraction = _sampling_fraction(self.row_sampling, problem.A_pos.shape[0])
         if fraction is not None and problem.A_pos.shape[0] > 1:
@@ -397,6 +399,21 @@ class LPRuleClassifier(RuleClassifier):
         else:
             fit = learn_dnf_cg(None, None, problem.lam, problem=problem, **options)
         return fit.terms, [fit]
+
+    @staticmethod
+    def _weight_divisor(largest: float) -> float:
+        """What the LP's weights are divided by: their largest when it lies outside
+        ``_WEIGHT_RANGE`` (HiGHS's range), else 1."""
+        return 1.0 if _WEIGHT_RANGE[0] <= largest <= _WEIGHT_RANGE[1] else largest
+
+    def _mip_time_limit(self) -> float:
+        """Seconds of the integer master of column generation (:data:`CG_MIP_SECONDS` by default)."""
+        return CG_MIP_SECONDS if self.time_limit is None else self.time_limit
+
+    @staticmethod
+    def _lam_grid() -> tuple[float, ...]:
+        """The candidates of ``lam="cv"`` (:data:`LAM_GRID`)."""
+        return LAM_GRID
 
     def _block_rows(self, n_attributes: int) -> int:
         """Rows counted at once: about four bytes per cell are unpacked while a block's distinct

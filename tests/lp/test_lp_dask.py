@@ -1,7 +1,7 @@
 """LPRuleClassifier.fit from dask partitions equals the fit of the same rows in memory: the LP
 optimum, the rule and the predictions (synchronous scheduler and a small LocalCluster), on
 random and bundled data; the distributed clause LP reaches the exact optimum through row
-generation and pricing; unsupported settings are refused clearly."""
+generation and pricing. Weights, class costs and lam="cv" on dask: test_lp_dask_weights.py."""
 
 import numpy as np
 import pandas as pd
@@ -130,12 +130,13 @@ def test_sample_fraction():
     assert sample_fraction("auto", 10**8) == pytest.approx(1e-3)
 
 
-@pytest.mark.parametrize("kwargs", [dict(rule="dnf", max_term_size=2), dict(rule="m_of_n", max_m=2),
+@pytest.mark.parametrize("kwargs", [dict(rule="dnf", max_term_size=4), dict(rule="m_of_n", max_m=2),
                                     dict(rule="dnf", method="covering", max_clauses=3),
                                     dict(rule="cnf", method="covering", rounding="exact", row_sampling=0.2)])
 def test_rule_sets_and_checklists(kwargs):
-    """Column generation and checklists from the distinct rows gathered on the driver; sequential
-    covering with one clause LP over the partitions per term."""
+    """Column generation of terms of 4 literals and checklists from the distinct rows gathered on
+    the driver; sequential covering with one clause LP over the partitions per term (column
+    generation of shorter terms from the partitions: test_lp_dask_colgen.py)."""
     X, y = _random_case(11, 150, 5)
     expected = LPRuleClassifier(**kwargs, binarizer="passthrough").fit(X, y)
     Xd, yd = _dask(X, y, 3)
@@ -156,24 +157,11 @@ def test_covering_rule_sets_on_bundled_data(breast_cancer, rule):
         _same_fit(got, expected, X, Xd)
 
 
-def test_rule_sets_refuse_more_distinct_rows_than_memory_allows():
+@pytest.mark.parametrize("kwargs", [dict(rule="m_of_n"), dict(rule="dnf", max_term_size=4)])
+def test_gathering_learners_refuse_more_distinct_rows_than_memory_allows(kwargs):
     X, y = _random_case(1, 400, 12)
-    with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct binarized rows.*rule=.or. and rule=.and. fit from dask"):
-        LPRuleClassifier(rule="dnf", binarizer="passthrough", memory_limit=20_000).fit(*_dask(X, y, 2))
-
-
-@pytest.mark.parametrize("kwargs, match", [(dict(lam="cv"), "lam='cv'"), (dict(class_weight="balanced"), "class_weight")])
-def test_unsupported_settings_are_refused(kwargs, match):
-    X, y = _random_case(2, 60, 3)
-    with pytest.raises(ValueError, match=match):
-        LPRuleClassifier(**kwargs).fit(*_dask(X, y, 2))
-
-
-def test_weights_are_refused():
-    X, y = _random_case(2, 60, 3)
-    Xd, yd = _dask(X, y, 2)
-    with pytest.raises(TypeError, match="sample_weight"):
-        LPRuleClassifier().fit(Xd, yd, sample_weight=dd.from_pandas(pd.Series(np.ones(60)), npartitions=2))
+    with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct binarized rows.*rule=.or. and rule=.and., and rule sets by column generation"):
+        LPRuleClassifier(**kwargs, binarizer="passthrough", memory_limit=20_000).fit(*_dask(X, y, 2))
 
 
 @pytest.mark.parametrize("kwargs", [dict(rule="or"), dict(rule="dnf", method="covering")])

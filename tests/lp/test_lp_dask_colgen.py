@@ -1,0 +1,180 @@
+"""Column generation (method="cg") from dask partitions without gathering the rows: the exact
+pricing against brute force over every conjunction, and the fit's certified LP bound equal to the
+in-memory fit's (random data with weights, class costs and budgets, bundled data, a small
+LocalCluster); a memory limit that refuses gathering the rows does not stop it."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+da = pytest.importorskip("dask.array", reason="dask is not installed (pip install 'logicrules[dask]')")
+dd = pytest.importorskip("dask.dataframe", reason="dask.dataframe needs pyarrow (pip install 'logicrules[dask]')")
+import dask  # noqa: E402
+
+from logicrules import LPRuleClassifier, load_dataset  # noqa: E402
+from logicrules.fca.dask_counts import DaskCounts  # noqa: E402
+from logicrules.memory import MemoryLimitError  # noqa: E402
+from logicrules.lp.dask_colgen import _Negatives, _Pool, _price, learn_rule_set_cg_on_partitions  # noqa: E402
+from logicrules.lp.master import RuleSetProblem  # noqa: E402
+from tests.lp.test_lp_dask import _dask, _random_case  # noqa: E402
+from tests.lp.test_lp_dask_weights import _dask_weights, _weights  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 7), max_size=st.integers(1, 3), complement=st.booleans(),
+       weighted=st.booleans(), nu=st.sampled_from([0.0, 0.3]), tie=st.booleans(), c_neg=st.sampled_from([0.02, 0.7]))
+def test_pricing_finds_every_conjunction_of_negative_reduced_cost(seed, m, max_size, complement, weighted, nu, tie,
+                                                                  c_neg):
+    """Brute force over every conjunction of at most max_size literals (the empty one too): the
+    least reduced cost and every negative one, with L counted over the partitions' negatives."""
+    _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("complement", [False, True])
+def test_pricing_of_triples_with_cheap_negatives(seed, complement):
+    """Many triples of negative reduced cost, some close to 0 (light negatives)."""
+    _check_pricing(seed, 7, 3, complement, seed % 2 == 0, 0.0, seed % 3 == 0, 0.02)
+
+
+def _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg):
+    rng = np.random.default_rng(seed)
+    n = 120
+    bits = rng.random((n, m)) < rng.uniform(0.2, 0.8, m)
+    y = rng.random(n) < 0.4
+    w = rng.integers(1, 4, n).astype(np.float64) if weighted else np.ones(n)
+    counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(40, m)), da.from_array(y.astype(int), chunks=40),
+                        weights=da.from_array(w, chunks=40) if weighted else None)
+    other = 1 if complement else 0
+    negatives_rows = bits[y] if complement else bits[~y]
+    neg_w = w[y] if complement else w[~y]
+    if complement:
+        negatives_rows = ~negatives_rows
+    S = rng.random((25, m)) < 0.5
+    if complement:
+        S = ~S
+    mu = rng.uniform(0, 3, 25) * (rng.random(25) < 0.7)
+    lam = 0.05
+    e = rng.uniform(0, 0.01, m) if tie else None
+    with dask.config.set(scheduler="synchronous"):
+        L = _Negatives(counts, other, complement, c_neg, float(neg_w.sum()))
+        pool = _Pool(RuleSetProblem(S, np.ones(25), np.zeros((0, m), bool), np.zeros(0), lam, None, e), L)
+        found = _price(pool, mu, nu, max_size, top_k=10_000, tol=1e-9)
+    brute = {}
+    for size in range(max_size + 1):
+        for term in itertools.combinations(range(m), size):
+            holds_neg = negatives_rows[:, list(term)].all(axis=1)
+            holds_pos = S[:, list(term)].all(axis=1)
+            brute[term] = (c_neg * neg_w[holds_neg].sum() - mu[holds_pos].sum() + (lam + nu) * (1 + size)
+                           + (0.0 if e is None else e[list(term)].sum()))
+    least = min(brute.values())
+    negative = {t: v for t, v in brute.items() if v < -1e-9}
+    got = dict(zip(found.terms, found.reduced_costs))
+    assert found.complete
+    assert {t for t, v in got.items() if v < -1e-9} == set(negative)
+    for term, value in negative.items():
+        assert got[term] == pytest.approx(value, abs=1e-9)
+    if least < -1e-9:
+        assert found.least == pytest.approx(least, abs=1e-9)
+
+
+def _same_lp_bound(got, expected):
+    assert got.lp_result_["certified"] and expected.lp_result_["certified"]
+    scale = max(1.0, abs(expected.lp_result_["lp_bound"]))
+    assert got.lp_result_["lp_bound"] == pytest.approx(expected.lp_result_["lp_bound"], rel=1e-7, abs=1e-7 * scale)
+    assert got.lp_result_["objective"] >= 0 and got.lp_result_["mip_objective"] >= got.lp_result_["lp_bound"] - 1e-7 * scale
+
+
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_a_sample_holding_every_pattern_still_gets_their_full_weights(rule):
+    """Few patterns, a sample of 30% of the rows: the sample sees every pattern but not all of its
+    rows; the first scan over the partitions gives the patterns their full weights before the
+    optimum is certified."""
+    X, y = _random_case(3, 600, 3)
+    expected = LPRuleClassifier(rule=rule, binarizer="passthrough", lam=0.002).fit(X, y)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(rule=rule, binarizer="passthrough", lam=0.002, row_sampling=0.3,
+                               random_state=0).fit(*_dask(X, y, 3))
+    _same_lp_bound(got, expected)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), n=st.integers(30, 200), m=st.integers(1, 8), parts=st.integers(1, 4),
+       rule=st.sampled_from(["dnf", "cnf"]), max_size=st.integers(1, 3), lam=st.sampled_from([0.001, 0.01, 0.05]),
+       sampling=st.sampled_from([None, 0.05, 0.3]), kind=st.sampled_from([None, "integer", "huge", "float"]),
+       class_weight=st.sampled_from([None, "balanced", {1: 3.0}]), budget=st.sampled_from([None, 4.0]),
+       array=st.booleans())
+def test_random_rule_sets_reach_the_in_memory_lp_bound(seed, n, m, parts, rule, max_size, lam, sampling, kind,
+                                                       class_weight, budget, array):
+    X, y = _random_case(seed, n, m)
+    w = None if kind is None else _weights(seed, n, kind)
+    kwargs = dict(rule=rule, lam=lam, max_term_size=max_size, binarizer="passthrough", class_weight=class_weight,
+                  budget=budget)
+    expected = LPRuleClassifier(**kwargs).fit(X.to_numpy() if array else X, y, sample_weight=w)
+    Xd, yd = _dask(X, y, parts, array)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(**kwargs, row_sampling=sampling, random_state=seed).fit(
+            Xd, yd, **({} if w is None else {"sample_weight": _dask_weights(w, X, parts, array)}))
+        _same_lp_bound(got, expected)
+        np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), got.predict(X.to_numpy() if array else X))
+
+
+def test_row_generation_and_triples_on_partitions():
+    """A planted triple and a small sample: rows join the master in several rounds, triples are
+    counted over the partitions, and the LP bound and rule set are the in-memory ones."""
+    rng = np.random.default_rng(4)
+    n, m = 3000, 12
+    bits = rng.random((n, m)) < 0.5
+    y = (bits[:, 0] & bits[:, 1] & bits[:, 2]) | (bits[:, 3] & bits[:, 4] & bits[:, 5])
+    y ^= rng.random(n) < 0.02
+    X = pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(m)])
+    kwargs = dict(rule="dnf", lam=0.001, binarizer="passthrough")
+    expected = LPRuleClassifier(**kwargs).fit(X, y.astype(int))
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(**kwargs, row_sampling=0.02, random_state=1).fit(*_dask(X, y.astype(int), 4))
+    _same_lp_bound(got, expected)
+    assert str(got.formula_) == str(expected.formula_) == "(v0 AND v1 AND v2) OR (v3 AND v4 AND v5)"
+    counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(750, m)), da.from_array(y.astype(int), chunks=750))
+    with dask.config.set(scheduler="synchronous"):
+        fit, lam_abs = learn_rule_set_cg_on_partitions(counts, 0.001, row_sampling=0.02, seed=1)
+    assert fit.certified and fit.lp_bound == pytest.approx(expected.lp_result_["lp_bound"], rel=1e-7)
+    assert sum(h["rows_added"] for h in fit.history) > 0 and max(len(t) for t in fit.pool) == 3
+
+
+def test_a_memory_limit_that_refuses_gathering_the_rows_does_not_stop_column_generation():
+    rng = np.random.default_rng(1)
+    bits = rng.random((20_000, 16)) < 0.5
+    y = ((bits[:, 0] & bits[:, 1]) | bits[:, 2]).astype(int)
+    X = pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(16)])
+    kwargs = dict(rule="dnf", binarizer="passthrough")
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(MemoryLimitError, match="gathers the distinct binarized rows"):
+            LPRuleClassifier(**kwargs, max_term_size=4, memory_limit=1_000_000).fit(*_dask(X, y, 4))
+        got = LPRuleClassifier(**kwargs, max_term_size=2, memory_limit=1_000_000, row_sampling=0.02).fit(*_dask(X, y, 4))
+    _same_lp_bound(got, LPRuleClassifier(**kwargs, max_term_size=2).fit(X, y))
+
+
+@pytest.fixture(scope="module")
+def breast_cancer():
+    X, y = load_dataset("breast_cancer_wisconsin")
+    return X, y, {rule: LPRuleClassifier(rule=rule, max_term_size=2).fit(X, y) for rule in ("dnf", "cnf")}
+
+
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_bundled_data_synchronous_scheduler(breast_cancer, rule):
+    X, y, expected = breast_cancer
+    Xd, yd = _dask(X, y, 4)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(rule=rule, max_term_size=2, random_state=0).fit(Xd, yd)
+        _same_lp_bound(got, expected[rule])
+        np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), got.predict(X))
+
+
+def test_bundled_data_on_a_local_cluster(breast_cancer, dask_client):
+    X, y, expected = breast_cancer
+    got = LPRuleClassifier(rule="dnf", max_term_size=2, random_state=2, row_sampling=0.2).fit(*_dask(X, y, 3))
+    _same_lp_bound(got, expected["dnf"])
