@@ -34,14 +34,12 @@ from logicrules.formula import (
     TRUE,
     Attribute,
     Formula,
-    _Algebra,
-    _BitsAlgebra,
-    _BoolAlgebra,
-    _count,
     _Node,
     conjunction,
     disjunction,
 )
+from logicrules.formula_algebras import _Algebra, _BitsAlgebra, _BoolAlgebra
+from logicrules.formula_inputs import _count
 
 __all__ = ["AtLeast", "at_least"]
 

@@ -29,13 +29,10 @@ from logicrules.formula import (
     Formula,
     Literal,
     Or,
-    _BoolAlgebra,
-    _count,
-    _evaluate_bits_on,
     _literals_of,
-    _ordered,
-    _truth_table,
 )
+from logicrules.formula_algebras import _BoolAlgebra, _evaluate_bits_on, _truth_table
+from logicrules.formula_inputs import _count, _ordered
 
 __all__ = ["equivalent", "agreement"]
 

@@ -25,12 +25,15 @@ Examples
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from logicrules.fca import bitset
+from logicrules.formula_algebras import _Algebra, _evaluate_bits_on, _truth_table
+from logicrules.formula_evaluation import _FormulaEvaluation
+from logicrules.formula_inputs import Attribute, _count, _ordered
 
 __all__ = [
     "Formula",
@@ -44,8 +47,6 @@ __all__ = [
     "disjunction",
     "from_sympy",
 ]
-
-Attribute = str | int
 
 #: Default bound on the number of terms :meth:`Formula.to_dnf` may produce.
 DNF_MAX_TERMS = 10_000
@@ -64,7 +65,7 @@ def _check_attribute(attribute: Any) -> Attribute:
     raise TypeError(f"a Literal attribute must be a str or an int, got {type(attribute).__name__}")
 
 
-class Formula(ABC):
+class Formula(_FormulaEvaluation, ABC):
     """Abstract base of all formula nodes.
 
     Subclasses are immutable: attributes are set once in ``__init__`` and cannot be changed.
@@ -141,173 +142,6 @@ class Formula(ABC):
 
     def __invert__(self) -> Formula:
         return Not(self)
-
-    # --- printing ---------------------------------------------------------------------------
-    def to_string(self, feature_names: Sequence[str] | None = None) -> str:
-        """Readable text with ``AND``, ``OR``, ``NOT`` and parentheses only where needed.
-
-        Parameters
-        ----------
-        feature_names : sequence of str, optional
-            Names for ``int`` attributes (attribute ``i`` prints as ``feature_names[i]``);
-            without them ``int`` attribute ``i`` prints as ``x{i}``. ``str`` attributes always
-            print as they are.
-
-        Returns
-        -------
-        str
-
-        Examples
-        --------
-        >>> from logicrules.formula import Literal
-        >>> (Literal(0) | Literal(1)).to_string()
-        'x0 OR x1'
-        >>> (Literal(0) | Literal(1)).to_string(["a", "b"])
-        'a OR b'
-        """
-        return self._text(_namer(feature_names))
-
-    def __str__(self) -> str:
-        return self.to_string()
-
-    # --- evaluation -------------------------------------------------------------------------
-    def evaluate(self, X: Any, feature_names: Sequence[str] | None = None) -> np.ndarray:
-        """Truth value of the formula on every row of ``X``.
-
-        Parameters
-        ----------
-        X : ndarray of shape (n, m), DataFrame or FormalContext
-            Boolean data: dtype bool, or numeric / object values in {0, 1}. ``str`` attributes
-            are looked up by name (``feature_names``, else the DataFrame's column labels as
-            ``str``, else the context's attribute names); ``int`` attributes are column
-            positions. Only the columns the formula reads are converted and checked.
-        feature_names : sequence of str, optional
-            Column names of ``X``; overrides the names a DataFrame or context carries.
-
-        Returns
-        -------
-        ndarray of bool, shape (n,)
-
-        Raises
-        ------
-        ValueError
-            If ``X`` is not 2-D, a column read is not boolean (other values, NaN), an attribute
-            is unknown or ambiguous, or ``feature_names`` has the wrong length.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from logicrules.formula import Literal
-        >>> f = Literal("a") & ~Literal("b")
-        >>> f.evaluate(np.array([[1, 0], [1, 1]]), feature_names=["a", "b"])
-        array([ True, False])
-        """
-        if _is_context(X):
-            names = list(X.attributes) if feature_names is None else list(feature_names)
-            words = self.evaluate_bits(np.asarray(X.bits), int(X.n_objects), names)
-            return bitset.unpack(words, int(X.n_objects))
-        if _is_frame(X):
-            names = [str(c) for c in X.columns] if feature_names is None else feature_names
-            n, m = X.shape
-            index = _resolve(self.attributes, names, m)
-            used = X.iloc[:, list(index.values())]
-            missing = [names[j] for j, bad in zip(index.values(), used.isna().any()) if bad]
-            if missing:
-                raise ValueError(f"column(s) {missing!r} are not boolean: they hold missing values")
-            block = np.array([used.iloc[:, c].to_numpy() for c in range(len(index))]) if index \
-                else np.zeros((0, n), dtype=bool)
-        else:
-            array = np.asarray(X)
-            if array.ndim != 2:
-                raise ValueError("X must be 2-D (n_samples, n_attributes), got shape "
-                                 f"{array.shape}")
-            n, m = array.shape
-            names = feature_names
-            index = _resolve(self.attributes, names, m)
-            block = np.ascontiguousarray(array.take(list(index.values()), axis=1).T)  # private copy
-        labels = [j if names is None else names[j] for j in index.values()]
-        columns = dict(zip(index, _boolean_rows(block, labels)))
-        return self._fold(_BoolAlgebra(columns, n))
-
-    def evaluate_bits(self, bits: np.ndarray, n_objects: int,
-                      names: Sequence[str] | None = None) -> np.ndarray:
-        """Extent of the formula on packed bitsets.
-
-        Parameters
-        ----------
-        bits : ndarray of uint64, shape (m, W)
-            One bitset per attribute: object ``i`` is bit ``i % 64`` of word ``i // 64``,
-            ``W = (n_objects + 63) // 64``, bits past ``n_objects`` zero (as
-            :mod:`logicrules.fca.bitset` and ``FormalContext.bits`` store them).
-        n_objects : int
-            Number of objects.
-        names : sequence of str, optional
-            Attribute names of the rows of ``bits`` (needed for ``str`` attributes); ``int``
-            attributes are row positions.
-
-        Returns
-        -------
-        ndarray of uint64, shape (W,)
-            The formula's extent, tail bits zero.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> from logicrules.formula import Literal
-        >>> bits = np.array([[0b0011], [0b0101]], dtype=np.uint64)
-        >>> int((Literal(0) & ~Literal(1)).evaluate_bits(bits, 4)[0])
-        2
-        """
-        bits = np.asarray(bits)
-        if bits.ndim != 2:
-            raise ValueError(f"bits must be 2-D (n_attributes, n_words), got shape {bits.shape}")
-        if bits.dtype != np.uint64:
-            raise ValueError(f"bits must have dtype uint64, got {bits.dtype}")
-        n_objects = _count(n_objects, "n_objects")
-        m, width = bits.shape
-        if width != bitset.n_words(n_objects):
-            raise ValueError(f"bits has {width} words per row but {n_objects} objects need "
-                             f"{bitset.n_words(n_objects)}")
-        mask = bitset.tail_mask(n_objects)
-        if width and np.any(bits[:, -1] & ~mask[-1]):
-            raise ValueError(f"bits has set bits beyond n_objects={n_objects} "
-                             "(tail bits must be zero)")
-        index = _resolve(self.attributes, names, m)
-        return self._fold(_BitsAlgebra({a: bits[j] for a, j in index.items()}, n_objects))
-
-    # --- SymPy ------------------------------------------------------------------------------
-    def to_sympy(self, feature_names: Sequence[str] | None = None) -> Any:
-        """SymPy Boolean expression with one ``sympy.Symbol`` per attribute.
-
-        Symbols are created with ``sympy.Symbol(name)`` (never parsed), so names such as
-        ``"age > 54.5"`` are safe. ``int`` attribute ``i`` becomes ``Symbol("x{i}")`` or
-        ``Symbol(feature_names[i])``. SymPy may reorder and simplify trivially (``a & ~a`` is
-        ``false``).
-
-        Raises
-        ------
-        ValueError
-            If two attributes would get the same symbol name (e.g. ``"x0"`` and ``0``).
-
-        Examples
-        --------
-        >>> from logicrules.formula import Literal
-        >>> (Literal("b") & ~Literal("a")).to_sympy()
-        b & ~a
-        """
-        import sympy
-
-        name = _namer(feature_names)
-        symbols: dict[Attribute, Any] = {}
-        seen: dict[str, Attribute] = {}
-        for attribute in _ordered(self.attributes):
-            text = name(attribute)
-            if text in seen:
-                raise ValueError(f"attributes {seen[text]!r} and {attribute!r} both map to the "
-                                 f"symbol name {text!r}")
-            seen[text] = attribute
-            symbols[attribute] = sympy.Symbol(text)
-        return self._fold(_SympyAlgebra(symbols))
 
     def simplify(self, max_variables: int = 10,
                  return_status: bool = False) -> Formula | tuple[Formula, bool]:
@@ -880,36 +714,6 @@ def from_sympy(expr: Any, attribute_map: Mapping[str, Attribute] | None = None) 
     return convert(expr)
 
 
-# --- helpers: names, columns, algebras ------------------------------------------------------
-
-def _count(value: Any, what: str) -> int:
-    """A non-negative int parameter, else ValueError naming it."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"{what} must be a non-negative int, got {value!r}")
-    return int(value)
-
-
-def _ordered(attributes: frozenset[Attribute]) -> list[Attribute]:
-    """Deterministic order: int attributes first (by value), then str attributes."""
-    return sorted(a for a in attributes if isinstance(a, int)) + \
-        sorted(a for a in attributes if isinstance(a, str))
-
-
-def _namer(feature_names: Sequence[str] | None) -> Callable[[Attribute], str]:
-    if feature_names is None:
-        return lambda a: a if isinstance(a, str) else f"x{a}"
-    names = list(feature_names)
-
-    def name(a: Attribute) -> str:
-        if isinstance(a, str):
-            return a
-        if a >= len(names):
-            raise ValueError(f"attribute {a} is out of range for {len(names)} feature names")
-        return str(names[a])
-
-    return name
-
-
 def _literals_of(formula: Formula) -> dict[tuple[Attribute, bool], Literal]:
     """Every literal leaf of a formula (with its condition) by (attribute, negated), both signs."""
     found: dict[tuple[Attribute, bool], Literal] = {}
@@ -932,187 +736,6 @@ def _as_literal(f: Formula) -> Literal | None:
     if isinstance(f, Not) and isinstance(f.operand, Literal):
         return ~f.operand
     return None
-
-
-def _is_context(X: Any) -> bool:
-    return hasattr(X, "attributes") and hasattr(X, "bits") and hasattr(X, "n_objects")
-
-
-def _is_frame(X: Any) -> bool:
-    return hasattr(X, "iloc") and hasattr(X, "columns") and getattr(X, "ndim", 0) == 2
-
-
-def _resolve(attributes: frozenset[Attribute], names: Sequence[str] | None,
-             m: int) -> dict[Attribute, int]:
-    """Column index of every attribute; ValueError naming unknown / ambiguous ones."""
-    if names is not None:
-        names = [str(x) for x in names]
-        if len(names) != m:
-            raise ValueError(f"got {len(names)} feature names for {m} columns")
-    index: dict[Attribute, int] = {}
-    missing: list[Attribute] = []
-    positions: dict[str, list[int]] | None = None
-    for a in _ordered(attributes):
-        if isinstance(a, int):
-            if a >= m:
-                raise ValueError(f"attribute {a} is out of range: X has {m} columns")
-            index[a] = a
-            continue
-        if names is None:
-            raise ValueError(f"the formula uses the named attribute {a!r}: pass feature_names "
-                             "(or a DataFrame / FormalContext carrying names)")
-        if positions is None:
-            positions = {}
-            for j, x in enumerate(names):
-                positions.setdefault(x, []).append(j)
-        found = positions.get(a)
-        if found is None:
-            missing.append(a)
-        elif len(found) > 1:
-            raise ValueError(f"attribute {a!r} is ambiguous: it names columns {found}")
-        else:
-            index[a] = found[0]
-    if missing:
-        raise ValueError(f"unknown attribute(s) {missing!r}: not among the {m} column names")
-    return index
-
-
-def _boolean_rows(block: np.ndarray, labels: Sequence[Attribute]) -> np.ndarray:
-    """The (k, n) values of the columns read, as bool; ValueError naming a non-boolean column.
-
-    ``block`` must be a private copy: a bool block is returned as is.
-    """
-    if block.dtype == bool:
-        return block
-    if block.dtype == object:
-        try:
-            block = block.astype(float)
-        except (TypeError, ValueError):
-            for label, row in zip(labels, block):
-                try:
-                    row.astype(float)
-                except (TypeError, ValueError):
-                    raise ValueError(f"column {label!r} is not boolean: it holds non-numeric "
-                                     "values") from None
-            raise
-    if block.dtype.kind not in "biuf":
-        raise ValueError(f"column {labels[0]!r} is not boolean (dtype {block.dtype})")
-    ones = block == 1
-    bad = ~(ones | (block == 0))
-    if bad.any():
-        r, c = np.argwhere(bad)[0]
-        raise ValueError(f"column {labels[r]!r} is not boolean: it holds the value "
-                         f"{block[r, c].item()!r} (only 0/1/True/False are allowed)")
-    return ones
-
-
-def _evaluate_bits_on(formula: Formula, rows: Mapping[Attribute, np.ndarray],
-                      n_objects: int) -> np.ndarray:
-    """Extent of ``formula`` given one bitset (W,) per attribute key (no checks)."""
-    return formula._fold(_BitsAlgebra(rows, n_objects))
-
-
-def _truth_table(k: int) -> np.ndarray:
-    """Packed truth table over ``k`` variables: row ``j``, bit ``i`` is ``(i >> j) & 1``.
-
-    Returns uint64 of shape (k, W), ``W = ceil(2**k / 64)``, tail bits zero; one vectorized
-    operation per variable.
-    """
-    n = 1 << k
-    width = (n + 63) // 64
-    low = np.arange(64, dtype=np.uint64)
-    weights = np.uint64(1) << low
-    table = np.empty((k, width), dtype=np.uint64)
-    for j in range(min(k, 6)):  # variables alternating inside a word: one constant word pattern
-        on = (low >> np.uint64(j)) & np.uint64(1)
-        table[j] = np.bitwise_or.reduce(np.where(on, weights, np.uint64(0)))
-    words = np.arange(width, dtype=np.int64)
-    for j in range(6, k):  # variables constant over whole words
-        table[j] = np.where((words >> (j - 6)) & 1, np.iinfo(np.uint64).max, 0).astype(np.uint64)
-    if n < 64:
-        table &= np.uint64((1 << n) - 1)
-    return table
-
-
-class _Algebra(Protocol):
-    """Interface of the bottom-up evaluators used by :meth:`Formula._fold`."""
-
-    def literal(self, attribute: Attribute, negated: bool) -> Any: ...
-    def constant(self, value: bool) -> Any: ...
-    def negate(self, value: Any) -> Any: ...
-    def conj(self, values: list[Any]) -> Any: ...
-    def disj(self, values: list[Any]) -> Any: ...
-
-
-class _BoolAlgebra:
-    def __init__(self, columns: Mapping[Attribute, np.ndarray], n: int) -> None:
-        self.columns, self.n = columns, n
-
-    def literal(self, attribute: Attribute, negated: bool) -> np.ndarray:
-        column = self.columns[attribute]
-        return ~column if negated else column
-
-    def constant(self, value: bool) -> np.ndarray:
-        return np.full(self.n, value, dtype=bool)
-
-    def negate(self, value: np.ndarray) -> np.ndarray:
-        return ~value
-
-    def conj(self, values: list[np.ndarray]) -> np.ndarray:
-        out = np.logical_and(values[0], values[1])
-        for value in values[2:]:
-            np.logical_and(out, value, out=out)
-        return out
-
-    def disj(self, values: list[np.ndarray]) -> np.ndarray:
-        out = np.logical_or(values[0], values[1])
-        for value in values[2:]:
-            np.logical_or(out, value, out=out)
-        return out
-
-
-class _BitsAlgebra:
-    def __init__(self, rows: Mapping[Attribute, np.ndarray], n_objects: int) -> None:
-        self.rows, self.n = rows, n_objects
-
-    def literal(self, attribute: Attribute, negated: bool) -> np.ndarray:
-        row = self.rows[attribute]
-        return bitset.not_(row, self.n) if negated else row.copy()
-
-    def constant(self, value: bool) -> np.ndarray:
-        return bitset.full(self.n) if value else bitset.empty(self.n)
-
-    def negate(self, value: np.ndarray) -> np.ndarray:
-        return bitset.not_(value, self.n)
-
-    def conj(self, values: list[np.ndarray]) -> np.ndarray:
-        return np.bitwise_and.reduce(values, axis=0)
-
-    def disj(self, values: list[np.ndarray]) -> np.ndarray:
-        return np.bitwise_or.reduce(values, axis=0)
-
-
-class _SympyAlgebra:
-    def __init__(self, symbols: Mapping[Attribute, Any]) -> None:
-        import sympy
-
-        self.sympy, self.symbols = sympy, symbols
-
-    def literal(self, attribute: Attribute, negated: bool) -> Any:
-        symbol = self.symbols[attribute]
-        return self.sympy.Not(symbol) if negated else symbol
-
-    def constant(self, value: bool) -> Any:
-        return self.sympy.true if value else self.sympy.false
-
-    def negate(self, value: Any) -> Any:
-        return self.sympy.Not(value)
-
-    def conj(self, values: list[Any]) -> Any:
-        return self.sympy.And(*values)
-
-    def disj(self, values: list[Any]) -> Any:
-        return self.sympy.Or(*values)
 
 
 def _dnf_terms(nnf: Formula, max_terms: int) -> list[dict[Attribute, bool]]:

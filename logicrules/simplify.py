@@ -58,13 +58,13 @@ from logicrules.formula import (
     Literal,
     Not,
     Or,
-    _BoolAlgebra,
     _Constant,
     _literals_of,
-    _ordered,
     conjunction,
     disjunction,
 )
+from logicrules.formula_algebras import _BoolAlgebra
+from logicrules.formula_inputs import _ordered
 
 __all__ = ["minimal_dnf", "prime_implicants", "simplify_on_domain"]
 

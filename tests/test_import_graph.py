@@ -18,16 +18,6 @@ import pytest
 
 import logicrules
 
-#: Function-level imports still closing a cycle, each to be removed by the work that owns it.
-#: Keys are (importing module, imported module); the test fails if one of them becomes a
-#: module-level import, and an edge no longer present may simply be deleted from here.
-ALLOWED_LAZY_EDGES = {
-    # owner: the untangling of logicrules/ideal (issue 12): the dask fit borrows _map_features
-    # from the in-memory method, which itself dispatches dask input to the dask fit.
-    ("logicrules.ideal.dask_fit", "logicrules.ideal.method"),
-}
-
-
 def _modules(root: Path, package: str) -> dict[str, tuple[Path, bool]]:
     """Dotted module name -> (file, is a package ``__init__``) for every module under root/package."""
     found = {}
@@ -101,16 +91,18 @@ def import_graph(root: Path, package: str) -> nx.DiGraph:
     return graph
 
 
-def cycles(graph: nx.DiGraph, allowed: set[tuple[str, str]] = frozenset()) -> list[str]:
-    """One readable line per strongly connected group of modules, after removing allowed edges."""
-    kept = graph.copy()
-    kept.remove_edges_from([edge for edge in allowed if kept.has_edge(*edge)])
+def _where(line: int, lazy: bool) -> str:
+    return f"{line} in a function" if lazy else str(line)
+
+
+def cycles(graph: nx.DiGraph) -> list[str]:
+    """One readable line per strongly connected group of modules: its modules and one cycle."""
     found = []
-    for group in nx.strongly_connected_components(kept):
+    for group in nx.strongly_connected_components(graph):
         if len(group) < 2:
             continue
-        cycle = nx.find_cycle(kept.subgraph(group))
-        steps = [f"{a} -> {b} (line {', '.join(str(line) + (' in a function' if lazy else '') for line, lazy in kept.edges[a, b]['lines'])})"
+        cycle = nx.find_cycle(graph.subgraph(group))
+        steps = [f"{a} -> {b} (line {', '.join(_where(line, lazy) for line, lazy in graph.edges[a, b]['lines'])})"
                  for a, b in cycle]
         found.append(f"import cycle among {sorted(group)}: " + "; ".join(steps))
     return sorted(found)
@@ -120,17 +112,8 @@ def test_package_has_no_import_cycle():
     root = Path(logicrules.__file__).resolve().parent.parent
     graph = import_graph(root, "logicrules")
     assert graph.number_of_edges() > 100        # the scan sees the package's imports at all
-    problems = cycles(graph, ALLOWED_LAZY_EDGES)
+    problems = cycles(graph)
     assert not problems, "\n".join(problems)
-
-
-def test_allowed_edges_stay_function_level():
-    root = Path(logicrules.__file__).resolve().parent.parent
-    graph = import_graph(root, "logicrules")
-    for edge in ALLOWED_LAZY_EDGES:
-        if graph.has_edge(*edge):
-            lines = graph.edges[edge]["lines"]
-            assert all(lazy for _, lazy in lines), f"{edge[0]} imports {edge[1]} at module level: {lines}"
 
 
 def _write(root: Path, files: dict[str, str]) -> None:
@@ -171,8 +154,3 @@ def test_type_checking_imports_and_acyclic_packages_pass(tmp_path):
     graph = import_graph(tmp_path, "pkg")
     assert set(graph.edges) == {("pkg", "pkg.a"), ("pkg.a", "pkg.b"), ("pkg.a", "pkg.c")}
     assert cycles(graph) == []
-    # an allowed edge removes exactly that edge
-    _write(tmp_path, {"pkg/c.py": "def h():\n    from pkg.a import f\n"})
-    graph = import_graph(tmp_path, "pkg")
-    assert len(cycles(graph)) == 1
-    assert cycles(graph, {("pkg.c", "pkg.a")}) == []
