@@ -85,37 +85,65 @@ def _gram(block: RowBlock) -> np.ndarray:
     return out
 
 
+def _class_digits(block: RowBlock) -> np.ndarray:
+    """Packed binary digits of every row's class index, uint64 (b, W) with ``b`` the bits of
+    ``n_classes - 1``: digit ``t`` holds the rows whose class has bit ``t`` set."""
+    classes = block.class_bits()
+    if block.n_classes == 2:
+        return classes[1:]
+    index = np.arange(block.n_classes)
+    digits = np.zeros(((block.n_classes - 1).bit_length(), classes.shape[1]), dtype=np.uint64)
+    for t in range(digits.shape[0]):
+        np.bitwise_or.reduce(classes[(index >> t) & 1 == 1], axis=0, out=digits[t])
+    return digits
+
+
 def _type_histogram(block: RowBlock, columns: np.ndarray):
+    """Per-class histogram of the block's type codes over ``columns``: one bincount of
+    ``type << b | class`` (the class index's ``b`` binary digits packed below the type bits),
+    dense up to :data:`_MAX_DENSE_TYPE_FEATURES` columns, else over sorted realized codes."""
     k, K = len(columns), block.n_classes
+    b = (K - 1).bit_length()
     width = block.bits.shape[1]
-    padding = 64 * width - block.n_rows  # rows past the end: every bit zero, code 0, label 0
-    if K == 2:  # the positive class as bit 0 of the code
-        codes = _unordered_type_codes(block.bits, columns, low=block.class_bits()[1])
+    padding = 64 * width - block.n_rows  # rows past the end: every bit zero, code 0, class 0
+    labels = None  # the classes are in the codes, unless type and class exceed 63 bits together
+    if k + b <= 63:
+        codes = _unordered_type_codes(block.bits, columns, low=_class_digits(block))
     else:
-        codes = _unordered_type_codes(block.bits, columns).astype(np.intp) * K
-        codes += _row_order(block.labels, width)
-    weights = None if block.weights is None else _row_order(block.weights, width)
-    size = (1 << k) * K
-    if k <= _MAX_DENSE_TYPE_FEATURES and size <= max(_MIN_DENSE_BINS, 4 * block.n_rows):
+        codes = _unordered_type_codes(block.bits, columns)
+        labels = _row_order(block.labels, width, codes.itemsize)
+    lanes = codes.itemsize
+    weights = None if block.weights is None else _row_order(block.weights, width, lanes)
+    size = (1 << k) << b
+    if labels is None and k <= _MAX_DENSE_TYPE_FEATURES and size <= max(_MIN_DENSE_BINS, 4 * block.n_rows):
         if weights is None:
             hist = np.bincount(codes, minlength=size).astype(np.int64, copy=False)
             hist[0] -= padding
         else:
             hist = np.bincount(codes, weights=weights, minlength=size)
-        return _DenseHistogram(np.ascontiguousarray(hist.reshape(1 << k, K).T))
+        return _DenseHistogram(np.ascontiguousarray(hist.reshape(1 << k, 1 << b)[:, :K].T))
     if padding:  # the block's own rows only
-        real = _row_order(np.ones(block.n_rows, dtype=bool), width)
+        real = _row_order(np.ones(block.n_rows, dtype=bool), width, lanes)
         codes = codes[real]
         weights = None if weights is None else weights[real]
+        labels = None if labels is None else labels[real]
+    dtype = np.float64 if weights is not None else np.int64
+    if labels is not None:  # realized types, then one bin per (type, class)
+        types, inverse = np.unique(codes, return_inverse=True)
+        table = np.bincount(inverse.reshape(-1) * K + labels, weights=weights, minlength=K * types.size)
+        table = np.ascontiguousarray(table.reshape(types.size, K).T.astype(dtype, copy=False))
+        keep = table.any(axis=0)  # rows of weight 0 realize no type, as in the dense histogram
+        return _SparseHistogram(types[keep].astype(np.int64), table[:, keep])
     keys, inverse = np.unique(codes, return_inverse=True)
     summed = np.bincount(inverse.reshape(-1), weights=weights, minlength=keys.size)
     if weights is not None:  # rows of weight 0 realize no type, as in the dense histogram
         keep = summed != 0
         keys, summed = keys[keep], summed[keep]
-    types, type_index = np.unique(keys // K, return_inverse=True)
-    table = np.zeros((K, types.size), dtype=np.float64 if weights is not None else np.int64)
-    np.add.at(table, (keys % K, type_index), summed.astype(table.dtype, copy=False))
-    return _SparseHistogram(types.astype(np.int64), table)
+    keys = keys.astype(np.int64)
+    types, type_index = np.unique(keys >> b, return_inverse=True)
+    table = np.zeros((K, types.size), dtype=dtype)
+    np.add.at(table, (keys & ((1 << b) - 1), type_index), summed.astype(dtype, copy=False))
+    return _SparseHistogram(types, table)
 
 
 def _cell_counts(block: RowBlock, combos: np.ndarray) -> np.ndarray:

@@ -16,10 +16,14 @@ MAX_TYPE_FEATURES = 62
 _T7 = np.uint64(0x00AA00AA00AA00AA)
 _T14 = np.uint64(0x0000CCCC0000CCCC)
 _T28 = np.uint64(0x00000000F0F0F0F0)
-_BIT_STAGES = ((np.uint64(7), _T7), (np.uint64(14), _T14), (np.uint64(28), _T28))
-# The same transpose one level up: byte b of word j <-> byte j of word b, across 8 words.
+# Delta swaps of bytes across words (byte distance 1, 2, 4): byte q n + w of word g <-> byte q n + g of word w.
 _BYTE_STAGES = ((1, np.uint64(8), np.uint64(0x00FF00FF00FF00FF)), (2, np.uint64(16), np.uint64(0x0000FFFF0000FFFF)),
                 (4, np.uint64(32), np.uint64(0x00000000FFFFFFFF)))
+# Delta swaps across 8 words (bit distance 1, 2, 4): bit 8 b + i of word c <-> bit 8 b + c of word i.
+_ROW_STAGES = ((1, np.uint64(1), np.uint64(0x5555555555555555)), (2, np.uint64(2), np.uint64(0x3333333333333333)),
+               (4, np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F)))
+#: Type codes by their bytes (:func:`_unordered_type_codes`): little-endian lanes of the words.
+_CODE_DTYPES = {1: np.dtype(np.uint8), 2: np.dtype("<u2"), 4: np.dtype("<u4"), 8: np.dtype("<i8")}
 
 
 # --------------------------------------------------------------------------------- kernels
@@ -123,73 +127,71 @@ def packed_rows_from_bits(bits: np.ndarray, n: int) -> np.ndarray:
     return rows[:n]
 
 
-def _row_bytes(words: np.ndarray) -> np.ndarray:
-    """The bytes of every row from groups of 8 packed columns, in a fixed order of the rows.
+def _swap_stages(x: np.ndarray, n: int, stages: tuple) -> None:
+    """Delta swaps across ``n`` (2, 4 or 8) words, in place: ``x`` (outer, n, inner) uint64.
 
-    ``words`` (g, 8, W) holds g groups of 8 bitsets over ``64 W`` rows; it is overwritten. Byte
-    ``b`` of word ``m`` of a column holds rows ``64 m + 8 b .. 64 m + 8 b + 7``. An 8x8 transpose
-    of bytes across the 8 words of a group (byte ``b`` of word ``j`` <-> byte ``j`` of word
-    ``b``), then one of bits inside every word, leave in byte ``(b, m, i)`` the group's 8 bits of
-    row ``64 m + 8 b + i``: returns uint8 (g, 64 W) in that order, the same for every group
-    (:func:`_row_order` permutes per-row arrays alike).
+    Stage ``(d, shift, mask)`` (``d`` = 1, 2, 4 while ``d < n``) pairs word ``w`` with word
+    ``w + d`` (``w & d == 0``) at every (outer, inner) position and moves the bits of word
+    ``w`` at ``mask << shift`` to ``mask`` in word ``w + d`` and back: six whole-array
+    operations per stage, over all pairs at once. With :data:`_ROW_STAGES` bit ``8 b + i`` of
+    word ``c`` and bit ``8 b + c`` of word ``i`` trade places (n = 8); with :data:`_BYTE_STAGES`
+    byte ``q n + w`` of word ``g`` and byte ``q n + g`` of word ``w``.
     """
-    g, _, width = words.shape
-    t = np.empty((g, width), dtype=np.uint64)
-    for d, shift, mask in _BYTE_STAGES:
-        for j in range(8):
-            if j & d:
-                continue
-            a, b = words[:, j], words[:, j + d]
-            np.right_shift(a, shift, out=t)
-            t ^= b
-            t &= mask
-            b ^= t
-            np.left_shift(t, shift, out=t)
-            a ^= t
-    flat = words.reshape(-1)
-    t, u = np.empty_like(flat), np.empty_like(flat)
-    for shift, mask in _BIT_STAGES:
-        np.right_shift(flat, shift, out=t)
-        t ^= flat
+    outer, _, inner = x.shape
+    half = np.empty(outer * n // 2 * inner, dtype=np.uint64)
+    for d, shift, mask in stages:
+        if d >= n:
+            break
+        pairs = x.reshape(outer, n // (2 * d), 2, d * inner)
+        a, b = pairs[:, :, 0], pairs[:, :, 1]
+        t = half.reshape(outer, n // (2 * d), d * inner)
+        np.right_shift(a, shift, out=t)
+        t ^= b
         t &= mask
-        flat ^= t
-        np.left_shift(t, shift, out=u)
-        flat ^= u
-    return words.view(np.uint8).reshape(g, -1)
+        b ^= t
+        t <<= shift
+        a ^= t
 
 
-def _row_order(values: np.ndarray, width: int) -> np.ndarray:
-    """Per-row values (n <= 64 ``width``, padded with zeros) in the row order of :func:`_row_bytes`."""
+def _row_order(values: np.ndarray, width: int, lanes: int = 1) -> np.ndarray:
+    """Per-row values (n <= 64 ``width``, padded with zeros) in the row order of the type codes of
+    :func:`_unordered_type_codes` with ``lanes`` bytes per code: position ``(w, i, m, q)`` is row
+    ``64 m + 8 (lanes q + w) + i``."""
     padded = np.zeros(64 * width, dtype=values.dtype)
     padded[:values.size] = values
-    return padded.reshape(width, 8, 8).transpose(1, 0, 2).reshape(-1)
+    return padded.reshape(width, 8 // lanes, lanes, 8).transpose(2, 3, 0, 1).reshape(-1)
+
+
+def _code_lanes(n_bits: int) -> int:
+    """Bytes of a type code of ``n_bits`` bits: 1, 2, 4 or 8."""
+    return 1 << (max(-(-n_bits // 8), 1) - 1).bit_length()
 
 
 def _unordered_type_codes(bits: np.ndarray, columns: np.ndarray, low: np.ndarray | None = None) -> np.ndarray:
     """Type codes of the ``64 W`` rows of packed ``bits`` (m, W) over ``columns`` (bit ``j`` is
-    ``columns[j]``; with ``low``, a packed column (W,) placed at bit 0 and the others one up; at
-    most 63 bits), in the row order of :func:`_row_bytes`: uint8 up to 8 bits, uint16 up to 16,
-    else intp."""
-    k = len(columns) + (low is not None)
-    width = bits.shape[1]
-    if k == 0:
-        return np.zeros(64 * width, dtype=np.uint8)
-    groups = -(-k // 8)
-    words = np.zeros((groups, 8, width), dtype=np.uint64)
-    flat = words.reshape(groups * 8, width)
-    if low is not None:
-        flat[0] = low
-    np.take(bits, columns, axis=0, out=flat[k - len(columns):k])
-    row_bytes = _row_bytes(words)
-    if groups == 1:
-        return row_bytes[0]
-    if groups == 2:  # the two bytes of every row side by side: its code as a little-endian uint16
-        pairs = np.empty((row_bytes.shape[1], 2), dtype=np.uint8)
-        pairs[:, 0] = row_bytes[0]
-        pairs[:, 1] = row_bytes[1]
-        return pairs.view("<u2").reshape(-1)
-    codes = row_bytes[groups - 1].astype(np.intp)
-    for group in range(groups - 2, -1, -1):
-        codes <<= 8
-        codes |= row_bytes[group]
-    return codes
+    ``columns[j]``; with ``low``, packed columns (b, W) placed at bits ``0 .. b - 1`` and the
+    others ``b`` up; at most 63 bits), in the row order of :func:`_row_order`: uint8 up to 8 bits,
+    uint16 up to 16, uint32 up to 32, else int64.
+
+    Whole-word work only (about 13 passes over the codes' bytes): the columns are copied into
+    groups of 8 words, and three stages of delta swaps across each group's 8 words
+    (:func:`_swap_stages`, :data:`_ROW_STAGES`) trade the column index with the row's low three
+    bits: byte ``b`` of word ``(i, m)`` of a group becomes its 8 columns on row
+    ``64 m + 8 b + i``. With L > 1 groups (rounded up to 2, 4 or 8), swaps of bytes across the
+    L groups (:data:`_BYTE_STAGES`) then make lane ``q`` of word ``(w, i, m)`` (L bytes,
+    little-endian, group ``g`` in its byte ``g``) the code of row ``64 m + 8 (L q + w) + i``.
+    """
+    low = np.zeros((0, bits.shape[1]), dtype=np.uint64) if low is None else np.atleast_2d(low)
+    n_low, width = low.shape[0], bits.shape[1]
+    k = n_low + len(columns)
+    if k > 63:
+        raise ValueError(f"a type code holds at most 63 bits, got {k}")
+    lanes = _code_lanes(k)
+    words = np.zeros((lanes, 8, width), dtype=np.uint64)
+    flat = words.reshape(lanes * 8, width)
+    flat[:n_low] = low
+    np.take(bits, columns, axis=0, out=flat[n_low:k], mode="clip")  # clip: no buffered copy of out
+    _swap_stages(words[:max(-(-k // 8), 1)], 8, _ROW_STAGES)  # groups past the code's bits stay zero
+    if lanes > 1:  # the groups' bytes of every row side by side
+        _swap_stages(words.reshape(1, lanes, 8 * width), lanes, _BYTE_STAGES)
+    return words.view(_CODE_DTYPES[lanes]).reshape(-1)

@@ -8,9 +8,9 @@ data are negative.
 
 Counting is the type histogram of the counting interface (:mod:`logicrules.fca.counts`, the one
 every learner reads): the selected columns are packed into bits, each row's type becomes an
-integer code (bit ``j`` of the code is feature ``j`` of S, the class packed in below it) by 8x8
-bit-matrix transposes of the packed words, and the codes are histogrammed by ``np.bincount``
-(dense bins up to 22 features, sorted keys beyond). Beyond 62 features a type no longer fits a
+integer code (bit ``j`` of the code is feature ``j`` of S, the class packed in below it) by delta
+swaps across the packed words, and the codes are histogrammed by one ``np.bincount`` (dense bins
+up to 22 features, sorted keys beyond). Beyond 62 features a type no longer fits a
 64-bit code and the rows are packed to bytes (``np.packbits``) and made unique as opaque byte
 strings.
 
