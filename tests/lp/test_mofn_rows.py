@@ -145,3 +145,13 @@ def test_sampled_checklist_on_bundled_data(dataset):
     for m in a.lp_objectives:
         assert b.lp_objectives[m] == pytest.approx(a.lp_objectives[m], rel=1e-7, abs=1e-6)
     assert sampled.score(X, y) >= plain.score(X, y) - 0.05
+
+
+def test_the_plain_lp_is_refused_by_the_memory_limit_before_it_is_built():
+    from logicrules.memory import MemoryLimitError
+
+    rng = np.random.default_rng(0)
+    X = rng.random((5000, 50)) < 0.5
+    y = X[:, 0] | X[:, 1]
+    with pytest.raises(MemoryLimitError, match="m-of-n LP.*use row_sampling"):
+        LPRuleClassifier(rule="m_of_n", binarizer="passthrough", memory_limit="20MB").fit(X, y)
