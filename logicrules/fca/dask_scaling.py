@@ -46,13 +46,13 @@ import pandas as pd
 
 from logicrules.fca.columns import _sorted_categories
 from logicrules.fca.condition import Condition, format_value
-from logicrules.fca.dask_radix import buckets_of, find_bucket, float_keys, key_floats, selection_steps, top_histogram
+from logicrules.fca.dask_radix import (buckets_of, find_bucket, float_keys, key_floats,  # noqa: F401 (re-exported)
+                                      selection_steps, top_histogram)
 from logicrules.fca.dask_stats import Merged, Partials, PartitionColumns, Step, drive
 from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer
 from logicrules.fca.thresholds import _median
 
-__all__ = ["fit_binarizer", "fit_binarizers", "float_keys", "key_floats", "order_statistics",
-           "weighted_order_statistics"]
+__all__ = ["fit_binarizer", "fit_binarizers", "order_statistics", "weighted_order_statistics"]
 
 
 def _present(columns: PartitionColumns, column: str) -> np.ndarray:
