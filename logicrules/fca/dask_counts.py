@@ -321,6 +321,7 @@ class DaskCounts(Counts):
         self.verbose = verbose
         self.n_passes = 0
         self._cache: dict[Any, Any] = {}
+        self._followers: list[tuple[DaskCounts, Callable]] = []
 
     @property
     def weighted(self) -> bool:
@@ -330,7 +331,7 @@ class DaskCounts(Counts):
         """The same rows (those of positive weight) counted one each, e.g. for the rule
         statistics the in-memory fit counts in rows (``rules_``); its own cache of counts."""
         twin = copy.copy(self)
-        twin._count_weights, twin._cache, twin.n_passes = False, {}, 0
+        twin._count_weights, twin._cache, twin.n_passes, twin._followers = False, {}, 0, []
         return twin
 
     @property
@@ -364,11 +365,16 @@ class DaskCounts(Counts):
 
     def _compute(self, kernels: dict[Any, Callable], what: str, also: Sequence[DaskCounts] = ()) -> None:
         """One pass: every kernel on this object's and on ``also``'s rows, results cached."""
+        self._run([(counts, key, kernel) for counts in (self, *also) for key, kernel in kernels.items()], what)
+
+    def _run(self, jobs: Sequence[tuple[DaskCounts, Any, Callable]], what: str) -> None:
+        """One pass: each ``(counts, key, kernel)`` job not cached yet on its counts' rows."""
         import dask
 
         start = time.perf_counter()
-        jobs = [(counts, key, kernel) for counts in (self, *also) for key, kernel in kernels.items()
-                if key not in counts._cache]
+        jobs = [(counts, key, kernel) for counts, key, kernel in jobs if key not in counts._cache]
+        if not jobs:
+            return
         tasks, blocks = [], {}
         for counts, _, kernel in jobs:
             if id(counts) not in blocks:
@@ -380,6 +386,12 @@ class DaskCounts(Counts):
         pass_line(self.verbose, f"dask pass: {what} over {self.n_partitions} partitions",
                   time.perf_counter() - start)
 
+    def follow(self, other: DaskCounts, columns_of: Callable[[tuple[int, ...]], Sequence[str] | None]) -> None:
+        """Whenever type histograms of this object's columns are prefetched, count in the same
+        pass those of ``columns_of(columns)`` on ``other`` (names of its attributes; None: none),
+        e.g. the final binarization's histograms of the candidates a validation stage counts."""
+        self._followers.append((other, columns_of))
+
     def prefetch(self, kernels: Sequence[Callable[[RowBlock], Any]], also: Sequence[DaskCounts] = ()) -> None:
         """Count several kernels (e.g. ``_class_totals``, ``_literal_counts`` of
         :mod:`~logicrules.fca.counts`) on these rows and on those of ``also`` in one pass; the
@@ -389,17 +401,15 @@ class DaskCounts(Counts):
     def prefetch_type_histograms(self, column_sets: Sequence[Sequence[Any]],
                                  also: Sequence[DaskCounts] = ()) -> None:
         """Count the type histograms of several column sets, on these rows and on the rows of
-        ``also`` (e.g. the validation part), in one pass; later :meth:`type_histogram` calls
-        of those columns read the result."""
-        kernels = {}
-        for columns in column_sets:
-            index = self.attribute_indices(columns)
-            if index.size > MAX_TYPE_FEATURES:
-                raise ValueError(f"a type histogram holds at most {MAX_TYPE_FEATURES} columns, got {index.size}")
-            kernel = functools.partial(_type_histogram, columns=index)
-            kernels[_kernel_key(kernel)] = kernel
-        if kernels:
-            self._compute(kernels, f"{len(kernels)} type histograms", also)
+        ``also`` (e.g. the validation part), in one pass, with those :meth:`follow` asks on
+        other counts; later :meth:`type_histogram` calls of those columns read the result."""
+        jobs = [(counts, *_histogram_kernel(self, columns)) for columns in column_sets for counts in (self, *also)]
+        for other, columns_of in self._followers:
+            for columns in column_sets:
+                mapped = columns_of(tuple(int(c) for c in self.attribute_indices(columns)))
+                if mapped is not None:
+                    jobs.append((other, *_histogram_kernel(other, mapped)))
+        self._run(jobs, f"{len(jobs)} type histograms")
 
     def _blocks(self) -> Iterator[RowBlock]:
         import dask
@@ -408,6 +418,15 @@ class DaskCounts(Counts):
             (block,) = dask.compute(task)
             if block.n_rows:
                 yield block
+
+
+def _histogram_kernel(counts: Counts, columns: Sequence[Any]) -> tuple[Any, Callable]:
+    """The cache key and the kernel of the type histogram of ``columns`` of ``counts``."""
+    index = counts.attribute_indices(columns)
+    if index.size > MAX_TYPE_FEATURES:
+        raise ValueError(f"a type histogram holds at most {MAX_TYPE_FEATURES} columns, got {index.size}")
+    kernel = functools.partial(_type_histogram, columns=index)
+    return _kernel_key(kernel), kernel
 
 
 def _kernel_key(kernel: Callable) -> Any:

@@ -3,125 +3,61 @@
 :func:`fit_binarizer` fits a :class:`~logicrules.fca.scaling.MedianBinarizer` or
 :class:`~logicrules.fca.scaling.QuantileBinarizer` on a ``dask.dataframe.DataFrame`` (or a 2-D
 ``dask.array.Array``) from statistics that each partition computes where it lives and that are
-summed over partitions (one ``compute`` per pass). The fitted binarizer is the one the same rows
-in memory give: every statistic is **exact**.
+summed over partitions (one ``compute`` per pass); :func:`fit_binarizers` fits several on their
+own rows (e.g. the training part of a split and all rows) in the same passes. The fitted
+binarizer is the one the same rows in memory give: every statistic is **exact**.
 
-- Column kinds, missing values, minimum and maximum, whether the values are 0/1, infinities
-  (one pass): exact.
+- Column kinds, missing values, minimum and maximum, whether the values are 0/1 and how many
+  are 1, infinities, and the histogram of the top 16 bits of every numeric column's values
+  (the first level of the radix selection below) (one pass): exact.
 - Categories (the distinct non-missing values of a categorical column, same pass): exact; each
   partition sends its distinct values only.
 - Few distinct numeric values (the quantile binarizer's "a threshold between every two values"
   case, same pass): exact; each partition sends at most ``n_thresholds + 2`` distinct values
   per column.
 - Medians (the paper's booleanization) and quantiles (NumPy's ``linear`` method, as
-  ``np.quantile``): exact order statistics by radix selection: a float's bits, flipped so that
-  unsigned order is numeric order, are resolved 16 bits per pass; each pass every partition
-  histograms the next 16 bits of its values inside the candidate bucket (65536 counts per
-  wanted order statistic), and a bucket of at most 65536 values is gathered instead. At most
-  four passes, usually two.
-- The value next above a median or a quantile (the end of the gap where a threshold goes): exact,
-  one pass (a minimum per partition).
-- Which candidate attributes are constant: exact counts, one pass.
+  ``np.quantile``): exact order statistics by radix selection
+  (:mod:`~logicrules.fca.dask_radix`): 16 bits of a value's key resolved per pass, the last
+  bucket of at most 65536 values gathered. Usually one pass after the summaries, at most four.
+- The value next above a median or a quantile (the end of the gap where a threshold goes) and
+  which candidate attributes are constant: exact, read from the gathered buckets (the number of
+  values below any value in a bucket's range, the smallest value above it) and the summaries;
+  one more pass each only when a bucket does not tell (a cut point outside every gathered
+  bucket, categorical attributes, a quantile binarizer's few-values columns).
 
-So a fit takes four to seven passes over the data, whatever the number of columns (all columns
-are counted in the same passes). Memory: a worker holds one partition and its statistics; the
-driver holds the merged statistics (categories, at most 65536 counts or values per wanted order
-statistic). Row weights (``sample_weight``) give the weighted medians and quantiles of the
-in-memory fit (exact for integer weights, see :func:`fit_binarizer`).
-:class:`~logicrules.fca.scaling.ThresholdBinarizer` is not supported (it merges attributes with
-identical extents, which needs the rows), nor is a user's transformer.
+So a median fit of a numeric table takes two passes (three or four with heavy ties), whatever
+the number of columns (all columns are counted in the same passes). Memory: a worker holds one
+partition, one of its columns as float64 and its statistics; the driver holds the merged
+statistics (categories, at most 65536 counts or values per wanted order statistic). Row weights
+(``sample_weight``) give the weighted medians and quantiles of the in-memory fit (exact for
+integer weights, see :func:`fit_binarizer`). :class:`~logicrules.fca.scaling.ThresholdBinarizer`
+is not supported (it merges attributes with identical extents, which needs the rows), nor is a
+user's transformer.
 """
 
 from __future__ import annotations
 
 import functools
-import time
+from collections.abc import Sequence
 from typing import Any, Callable
 
 import numpy as np
 import pandas as pd
 
-from logicrules.fca.dask_counts import dask_partitions, partition_rows, tree_sum
-from logicrules.fca.columns import _column_kind, _column_to_float, _sorted_categories
+from logicrules.fca.columns import _sorted_categories
 from logicrules.fca.condition import Condition, format_value
+from logicrules.fca.dask_radix import (buckets_of, find_bucket, float_keys, key_floats,  # noqa: F401 (re-exported)
+                                      selection_steps, top_histogram)
+from logicrules.fca.dask_stats import Merged, Partials, PartitionColumns, Step, drive
 from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer
 from logicrules.fca.thresholds import _median
-from logicrules.progress import pass_line
 
-__all__ = ["fit_binarizer", "order_statistics", "weighted_order_statistics"]
-
-#: Bits of the key resolved per radix pass (histograms of ``2**16`` counts).
-_DIGIT = 16
-#: A candidate bucket of at most this many values is gathered instead of histogrammed again.
-_GATHER = 1 << 16
-_SIGN = np.uint64(1 << 63)
+__all__ = ["fit_binarizer", "fit_binarizers", "order_statistics", "weighted_order_statistics"]
 
 
-# ------------------------------------------------------------------------- float keys
-def float_keys(values: np.ndarray) -> np.ndarray:
-    """Unsigned 64-bit keys ordered as the (non-NaN) floats are; -0.0 and 0.0 share a key."""
-    bits = (np.asarray(values, dtype=np.float64) + 0.0).view(np.uint64)
-    return np.where(bits >> np.uint64(63), ~bits, bits | _SIGN)
-
-
-def key_floats(keys: np.ndarray) -> np.ndarray:
-    """The floats of :func:`float_keys` (its inverse)."""
-    keys = np.asarray(keys, dtype=np.uint64)
-    return np.where(keys >> np.uint64(63), keys & ~_SIGN, ~keys).view(np.float64)
-
-
-# ------------------------------------------------------------------------- passes
-def _frame(part: Any) -> pd.DataFrame:
-    """A partition as the binarizer's fit sees it: a DataFrame with str column names."""
-    if isinstance(part, pd.DataFrame):
-        return part.set_axis([str(c) for c in part.columns], axis=1)
-    array = np.asarray(part)
-    if array.dtype.kind in "US":
-        array = array.astype(object)
-    return pd.DataFrame(array, columns=[f"x{i}" for i in range(array.shape[1])], copy=False)
-
-
-def _on_partition(kernel: Callable, number: int, part: Any, weights: Any, rows: Callable | None) -> Any:
-    part, _, weights = partition_rows(number, part, (), rows, weights)
-    return kernel(_frame(part), weights) if len(part) else None
-
-
-def _present(frame: pd.DataFrame, column: str) -> np.ndarray:
-    values = _column_to_float(frame[column], column)
+def _present(columns: PartitionColumns, column: str) -> np.ndarray:
+    values = columns.floats(column)
     return values[~np.isnan(values)]
-
-
-class _Partials(dict):
-    """Partial statistics keyed by column (or request): ``+`` merges entry by entry."""
-
-    def __add__(self, other: _Partials) -> _Partials:
-        out = _Partials(self)
-        for key, value in other.items():
-            out[key] = value if key not in out else out[key] + value
-        return out
-
-
-class _Merged:
-    """A value merged by a binary function (min, max, concatenation) under ``+``."""
-
-    def __init__(self, value: Any, merge: Callable[[Any, Any], Any]) -> None:
-        self.value, self.merge = value, merge
-
-    def __add__(self, other: _Merged) -> _Merged:
-        return _Merged(self.merge(self.value, other.value), self.merge)
-
-
-def _run(X: Any, rows: Callable | None, kernel: Callable, verbose: int, what: str, weights: Any = None) -> Any:
-    """One pass: ``kernel(frame, weights)`` on every partition (its kept rows; weights None
-    when unweighted), tree-summed, computed."""
-    import dask
-
-    task = dask.delayed(_on_partition, pure=True)
-    parts = dask_partitions(X, weights)
-    start = time.perf_counter()
-    (total,) = dask.compute(tree_sum([task(kernel, number, part, w, rows) for number, (part, w) in enumerate(parts)]))
-    pass_line(verbose, f"dask pass: {what} over {len(parts)} partitions", time.perf_counter() - start)
-    return _Partials() if total is None else total
 
 
 # ---- pass 1: what every column holds
@@ -145,74 +81,45 @@ def _union_upto(cap: int, a: np.ndarray | None, b: np.ndarray | None) -> np.ndar
     return _distinct_upto(np.concatenate([a, b]), cap)
 
 
-def _summary_kernel(frame: pd.DataFrame, weights: np.ndarray | None, declared: frozenset,
-                    distinct_cap: int) -> _Partials:
-    out = _Partials()
-    out["rows"] = _Merged(len(frame), int.__add__)
-    for column in frame.columns:
-        series = frame[column]
-        missing = int(series.isna().sum())
-        kind = "categorical" if column in declared else _column_kind(series, column)
-        stats = {"missing": _Merged(missing, int.__add__)}
-        if missing < len(series):  # an all-missing partition says nothing of the kind
-            stats["kind"] = _Merged(frozenset([kind]), frozenset.union)
+def _summary_kernel(columns: PartitionColumns, weights: np.ndarray | None, declared: frozenset,
+                    distinct_cap: int | None) -> Partials:
+    out = Partials(rows=Merged(len(columns), int.__add__), top=Partials())
+    for column in columns.columns:
+        kind = "categorical" if column in declared else columns.kind(column)
         if kind == "categorical":
-            stats["categories"] = _Merged(series[~series.isna()].drop_duplicates(), _concat_unique)
+            series = columns.frame[column]
+            missing = series.isna().to_numpy()
+            stats = {"categories": Merged(series[~missing].drop_duplicates(), _concat_unique)}
         else:
-            present = _present(frame, column)
-            stats["infinite"] = _Merged(bool(np.isinf(present).any()), bool.__or__)
-            stats["present"] = _Merged(int(present.size), int.__add__)
+            values = columns.floats(column)
+            missing = np.isnan(values)
+            present = values[~missing] if missing.any() else values
+            stats = {"infinite": Merged(bool(np.isinf(present).any()), bool.__or__),
+                     "present": Merged(int(present.size), int.__add__)}
             if weights is not None:  # the weight of the present values: the weighted ranks' total
-                stats["weight"] = _Merged(float(weights[~np.isnan(_column_to_float(series, column))].sum()),
-                                          float.__add__)
+                stats["weight"] = Merged(float(weights[~missing].sum()), float.__add__)
             if present.size:
-                stats["low"] = _Merged(float(present.min()), min)
-                stats["high"] = _Merged(float(present.max()), max)
-                stats["binary"] = _Merged(bool(np.isin(present, (0.0, 1.0)).all()), bool.__and__)
-                stats["distinct"] = _Merged(_distinct_upto(present, distinct_cap),
-                                            functools.partial(_union_upto, distinct_cap))
-        out[column] = _Partials(stats)
+                ones = int(np.count_nonzero(present == 1.0))
+                stats["low"] = Merged(float(present.min()), min)
+                stats["high"] = Merged(float(present.max()), max)
+                stats["ones"] = Merged(ones, int.__add__)
+                stats["binary"] = Merged(ones + int(np.count_nonzero(present == 0.0)) == present.size, bool.__and__)
+                if distinct_cap is not None:
+                    stats["distinct"] = Merged(_distinct_upto(present, distinct_cap),
+                                               functools.partial(_union_upto, distinct_cap))
+                if kind == "numeric":  # the radix selection's first level
+                    out["top"][(column, 0, 0)] = top_histogram(float_keys(present),
+                                                               None if weights is None else weights[~missing])
+        n_missing = int(missing.sum())
+        stats["missing"] = Merged(n_missing, int.__add__)
+        if n_missing < len(missing):  # an all-missing partition says nothing of the kind
+            stats["kind"] = Merged(frozenset([kind]), frozenset.union)
+        out[column] = Partials(stats)
     return out
 
 
 def _concat_unique(a: pd.Series, b: pd.Series) -> pd.Series:
     return pd.concat([a, b], ignore_index=True).drop_duplicates()
-
-
-# ---- radix selection of order statistics
-def _bucket_kernel(frame: pd.DataFrame, weights: np.ndarray | None,
-                   requests: dict[str, list[tuple[int, int, bool]]]) -> _Partials:
-    """Per column and bucket ``(prefix, bits, gather)``: a histogram of the next 16 key bits of
-    the values whose top ``bits`` bits are ``prefix``, or those keys themselves; weighted, the
-    histogram has a second row of the weights (and the gathered keys come with theirs)."""
-    out = _Partials()
-    for column, buckets in requests.items():
-        values = _column_to_float(frame[column], column)
-        present = ~np.isnan(values)
-        keys = float_keys(values[present])
-        w = None if weights is None else weights[present]
-        for prefix, bits, gather in buckets:
-            mask = None if bits == 0 else (keys >> np.uint64(64 - bits)) == np.uint64(prefix)
-            inside = keys if mask is None else keys[mask]
-            inside_w = None if w is None else (w if mask is None else w[mask])
-            if gather:
-                out[(column, prefix, bits)] = _Merged(inside, _concat) if w is None else \
-                    _Merged((inside, inside_w), _concat_pairs)
-            else:
-                digits = ((inside >> np.uint64(64 - bits - _DIGIT)) & np.uint64((1 << _DIGIT) - 1)).astype(np.intp)
-                counts = np.bincount(digits, minlength=1 << _DIGIT).astype(np.int64)
-                if w is not None:
-                    counts = np.vstack([counts, np.bincount(digits, weights=inside_w, minlength=1 << _DIGIT)])
-                out[(column, prefix, bits)] = _Merged(counts, np.add)
-    return out
-
-
-def _concat(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return np.concatenate([a, b])
-
-
-def _concat_pairs(a: tuple[np.ndarray, np.ndarray], b: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    return np.concatenate([a[0], b[0]]), np.concatenate([a[1], b[1]])
 
 
 def order_statistics(X: Any, wanted: dict[str, tuple[int, list[int]]], rows: Callable | None = None,
@@ -273,55 +180,53 @@ def weighted_order_statistics(X: Any, wanted: dict[str, tuple[int, list[tuple[fl
     -------
     dict column -> ndarray of float64, one value per target in the order given.
     """
-    # state of every target: [prefix, bits, target within the bucket, strict, gather, value]
-    state = {column: [[0, 0, float(t), bool(strict), count <= _GATHER, None] for t, strict in targets]
-             for column, (count, targets) in wanted.items()}
-    while True:
-        open_ = {c: [s for s in states if s[5] is None] for c, states in state.items()}
-        requests = {c: sorted({(s[0], s[1], s[4]) for s in states}) for c, states in open_.items() if states}
-        if not requests:
-            break
-        found = _run(X, rows, functools.partial(_bucket_kernel, requests=requests), verbose,
-                     "order statistics (radix selection)", weights)
-        for column, states in open_.items():
-            for s in states:
-                merged = found[(column, s[0], s[1])].value
-                side = "right" if s[3] else "left"
-                if s[4]:  # the bucket's keys (and weights): the answer among them
-                    keys, w = (merged, np.ones(merged.size)) if weights is None else merged
-                    order = np.argsort(keys, kind="stable")
-                    at = min(int(np.searchsorted(np.cumsum(w[order]), s[2], side=side)), keys.size - 1)
-                    s[5] = float(key_floats(keys[order][at:at + 1])[0])
-                    continue
-                counts, w = (merged, merged) if weights is None else (merged[0], merged[1])
-                cum = np.cumsum(w)
-                digit = int(np.searchsorted(cum, s[2], side=side))
-                if digit >= w.size or counts[digit] == 0:  # the next digit holding values (else the largest)
-                    held = np.flatnonzero(counts)
-                    digit = int(held[held >= digit][0]) if (held >= digit).any() else int(held[-1])
-                s[2] -= float(cum[digit - 1]) if digit else 0.0
-                s[0], s[1] = (s[0] << _DIGIT) | digit, s[1] + _DIGIT
-                if s[1] == 64:
-                    s[5] = float(key_floats(np.array([s[0]], dtype=np.uint64))[0])
-                else:
-                    s[4] = int(counts[digit]) <= _GATHER
-    return {column: np.array([s[5] for s in states], dtype=np.float64) for column, states in state.items()}
+    (state,) = drive([selection_steps(wanted, weights is not None)], [rows], X, verbose, weights)
+    return {column: np.array([t.value for t in targets], dtype=np.float64) for column, targets in state.items()}
 
 
-# ---- the value next above a threshold, and candidate counts
-def _above_kernel(frame: pd.DataFrame, weights: np.ndarray | None, requests: dict[str, list[float]]) -> _Partials:
-    out = _Partials()
+# ---- the value next above a threshold, and candidate counts (when no gathered bucket tells)
+def _above_kernel(columns: PartitionColumns, weights: np.ndarray | None, requests: dict[str, list[float]]) -> Partials:
+    out = Partials()
     for column, values in requests.items():
-        present = _present(frame, column)
+        present = _present(columns, column)
         for value in values:
             above = present[present > value]
             if above.size:
-                out[(column, value)] = _Merged(float(above.min()), min)
+                out[(column, value)] = Merged(float(above.min()), min)
     return out
 
 
-def _count_kernel(frame: pd.DataFrame, weights: np.ndarray | None, binarizer: Any, conditions: list) -> _Partials:
-    return _Partials(counts=_Merged(binarizer._evaluate(frame, conditions).sum(axis=0).astype(np.int64), np.add))
+def _count_kernel(columns: PartitionColumns, weights: np.ndarray | None, binarizer: Any, conditions: list) -> Partials:
+    counts = binarizer._evaluate(columns.frame, conditions).sum(axis=0).astype(np.int64)
+    return Partials(counts=Merged(counts, np.add))
+
+
+#: Conditions counted from a gathered bucket: whether the values below the threshold are counted
+#: with those equal to it, and whether the condition holds above the threshold (else below).
+_BUCKET_COUNTS = {">": (True, True), ">=": (False, True), "<=": (True, False), "<": (False, False)}
+
+
+def _counts_from_statistics(candidates: list[Condition], stats: dict, buckets: dict[str, list]) -> np.ndarray | None:
+    """The candidates' counts (rows where each holds) from the summaries and the gathered buckets,
+    or None when one of them needs a counting pass (a categorical attribute, a threshold outside
+    every gathered bucket)."""
+    counts = []
+    for condition in candidates:
+        s = stats[condition.column]
+        if condition.op == "is missing":
+            counts.append(s["missing"])
+        elif condition.op == "is true":
+            counts.append(s["ones"])
+        elif condition.op in _BUCKET_COUNTS:
+            bucket = find_bucket(buckets.get(condition.column, []), float(condition.value))
+            if bucket is None:
+                return None
+            inclusive, upper = _BUCKET_COUNTS[condition.op]
+            below = bucket.below(float(condition.value), inclusive=inclusive)
+            counts.append(s["present"] - below if upper else below)
+        else:
+            return None
+    return np.asarray(counts, dtype=np.int64)
 
 
 # ------------------------------------------------------------------------- the fit
@@ -370,22 +275,68 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
     >>> fitted.get_feature_names_out().tolist()
     ['age > 55', 'sex == female', 'sex == male']
     """
-    if not isinstance(binarizer, (MedianBinarizer, QuantileBinarizer)):
-        raise TypeError(f"fitting {type(binarizer).__name__} on dask data is not supported: use the "
-                        "median or quantile binarizer (ThresholdBinarizer merges attributes with "
-                        "identical extents, which needs the rows in one place)")
-    binarizer._validate_params()
+    return fit_binarizers([(binarizer, rows)], X, verbose, weights)[0]
+
+
+def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose: int = 0,
+                   weights: Any = None) -> list[Any]:
+    """Fit several binarizers, each on its own rows, in shared passes over a dask collection.
+
+    Each pass produces every partition once and computes every fit's statistics on it, so two
+    fits (e.g. on the training part of a split and on all rows) cost the passes of one.
+
+    Parameters
+    ----------
+    jobs : sequence of (binarizer, rows)
+        Each a median or quantile binarizer (fitted in place) and the rows it is fitted on, as
+        ``rows`` of :func:`fit_binarizer` (None: all rows).
+    X, verbose, weights
+        As for :func:`fit_binarizer`.
+
+    Returns
+    -------
+    list
+        The binarizers, fitted, in order: each as :func:`fit_binarizer` fits it alone.
+
+    Examples
+    --------
+    >>> import dask, dask.dataframe as dd
+    >>> from logicrules.fca.dask_counts import RowSplit
+    >>> X = dd.from_pandas(pd.DataFrame({"x": [1.0, 5.0, 2.0, 8.0, 3.0, 9.0]}), npartitions=2)
+    >>> with dask.config.set(scheduler="synchronous"):
+    ...     fits = fit_binarizers([(MedianBinarizer(), RowSplit(0.5, 0)), (MedianBinarizer(), None)], X)
+    >>> [b.get_feature_names_out().tolist() for b in fits]
+    [['x > 5.5'], ['x > 4']]
+    """
+    for binarizer, _ in jobs:
+        if not isinstance(binarizer, (MedianBinarizer, QuantileBinarizer)):
+            raise TypeError(f"fitting {type(binarizer).__name__} on dask data is not supported: use the "
+                            "median or quantile binarizer (ThresholdBinarizer merges attributes with "
+                            "identical extents, which needs the rows in one place)")
+        binarizer._validate_params()
     columns = [str(c) for c in X.columns] if hasattr(X, "columns") else [f"x{i}" for i in range(int(X.shape[1]))]
     if len(set(columns)) != len(columns):
         raise ValueError(f"X has duplicated column names: {sorted({c for c in columns if columns.count(c) > 1})}")
     if not columns:
         raise ValueError(f"Found array with 0 feature(s) while a minimum of 1 is required by "
-                         f"{type(binarizer).__name__}.")
+                         f"{type(jobs[0][0]).__name__}.")
+    fits = [_fit_steps(binarizer, columns, weights is not None) for binarizer, _ in jobs]
+    fitted = drive(fits, [rows for _, rows in jobs], X, verbose, weights)
+    for binarizer in fitted:
+        binarizer.n_features_in_ = len(columns)
+        if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):
+            binarizer.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
+        elif hasattr(binarizer, "feature_names_in_"):
+            del binarizer.feature_names_in_
+    return fitted
+
+
+def _fit_steps(binarizer: Any, columns: list[str], weighted: bool) -> Step:
+    """One binarizer's fit as steps of passes (see :func:`~logicrules.fca.dask_stats.drive`)."""
     declared = frozenset(binarizer._categorical_columns(columns))
     quantile = isinstance(binarizer, QuantileBinarizer)
-    cap = int(binarizer.n_thresholds) + 2 if quantile else 1
-    summary = _run(X, rows, functools.partial(_summary_kernel, declared=declared, distinct_cap=cap),
-                   verbose, "column summaries", weights)
+    cap = int(binarizer.n_thresholds) + 2 if quantile else None
+    summary = yield (functools.partial(_summary_kernel, declared=declared, distinct_cap=cap), "column summaries")
     n = summary["rows"].value if "rows" in summary else 0
     if n == 0:
         raise ValueError(f"Found array with 0 sample(s) (shape=(0, {len(columns)})) while a minimum of 1 "
@@ -411,7 +362,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
             if kind == "binary" and not binarizer._binary_as_single:
                 kind = "numeric"
         kinds[column] = kind
-    thresholds = _thresholds(binarizer, X, rows, stats, kinds, verbose, weights)
+    thresholds, buckets = yield from _threshold_steps(binarizer, stats, kinds, weighted, summary.get("top"))
 
     categories, candidates, reasons = {}, [], {}
     for column in columns:
@@ -432,39 +383,36 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
         if reason is not None:
             reasons[column] = reason
     binarizer.column_kinds_ = kinds
-    counts = _run(X, rows, functools.partial(_count_kernel, binarizer=binarizer, conditions=candidates),
-                  verbose, "attribute counts", weights)
-    counts = counts["counts"].value if candidates else np.zeros(0, dtype=np.int64)
+    counts = _counts_from_statistics(candidates, stats, buckets) if candidates else np.zeros(0, dtype=np.int64)
+    if counts is None:
+        found = yield (functools.partial(_count_kernel, binarizer=binarizer, conditions=candidates),
+                       "attribute counts")
+        counts = found["counts"].value
     keep, redundant = binarizer._drop_constants(candidates, counts, n)
     binarizer._store(columns, candidates, keep, redundant, categories, reasons)
-    binarizer.n_features_in_ = len(columns)
-    if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):
-        binarizer.feature_names_in_ = np.asarray(list(X.columns), dtype=object)
-    elif hasattr(binarizer, "feature_names_in_"):
-        del binarizer.feature_names_in_
     return binarizer
 
 
-def _thresholds(binarizer: Any, X: Any, rows: Callable | None, stats: dict, kinds: dict,
-                verbose: int, weights: Any = None) -> dict[str, list]:
-    """The threshold conditions of every numeric column, from exact (weighted) order statistics:
-    the targets of :func:`weighted_order_statistics` that ``np.median`` / ``np.quantile`` (or
-    :mod:`~logicrules.fca.scaling`'s weighted forms, each row repeated ``weight`` times) select."""
+def _threshold_steps(binarizer: Any, stats: dict, kinds: dict, weighted: bool, first: Partials | None) -> Step:
+    """The threshold conditions of every numeric column, from exact (weighted) order statistics
+    (the targets that ``np.median`` / ``np.quantile``, or :mod:`~logicrules.fca.scaling`'s
+    weighted forms, each row repeated ``weight`` times, select), as steps of passes; returns
+    them with the gathered buckets of every column (``first``: the summaries' histograms)."""
     numeric = [c for c, kind in kinds.items() if kind == "numeric" and stats[c]["present"]]
     out: dict[str, list] = {}
     ends: dict[str, list[float]] = {}  # column -> lower ends of gaps whose upper end is wanted
 
     def total(c):  # the ranks' total: values, or their weight
-        return stats[c]["present"] if weights is None else stats[c]["weight"]
+        return stats[c]["weight"] if weighted else stats[c]["present"]
 
-    if isinstance(binarizer, MedianBinarizer):
-        if weights is None:
+    median = isinstance(binarizer, MedianBinarizer)
+    if median:
+        if not weighted:
             targets = {c: [((total(c) - 1) // 2, True), (total(c) // 2, True)] for c in numeric}
         else:  # the first value whose cumulative weight reaches half the total, and the first passing it
             targets = {c: [(total(c) / 2, False), (total(c) / 2, True)] for c in numeric}
-        found = weighted_order_statistics(X, {c: (stats[c]["present"], targets[c]) for c in numeric}, rows,
-                                          verbose, weights)
-        medians = {c: _median(values) for c, values in found.items()}
+        state = yield from selection_steps({c: (stats[c]["present"], targets[c]) for c in numeric}, weighted, first)
+        medians = {c: _median(np.array([t.value for t in found])) for c, found in state.items()}
         ends = {c: [m] for c, m in medians.items() if m < stats[c]["high"]}
     else:
         levels = np.arange(1, binarizer.n_thresholds + 1) / (binarizer.n_thresholds + 1)
@@ -476,23 +424,34 @@ def _thresholds(binarizer: Any, X: Any, rows: Callable | None, stats: dict, kind
         wanted, fractions = {}, {}
         for c in numeric:
             if c not in few:
-                below, above, fractions[c] = _quantile_positions(total(c), levels, weights is None)
+                below, above, fractions[c] = _quantile_positions(total(c), levels, not weighted)
                 wanted[c] = (stats[c]["present"], [(float(r), True) for r in [*below, *above]])
-        for c, values in weighted_order_statistics(X, wanted, rows, verbose, weights).items():
+        state = yield from selection_steps(wanted, weighted, first)
+        for c, found in state.items():
+            values = np.array([t.value for t in found])
             a, b = values[:levels.size], values[levels.size:]
             quantiles = _lerp(a, b, fractions[c])
             lows = np.where(quantiles >= b, b, a)  # the largest value <= each quantile
             ends[c] = sorted(set(lows[lows < stats[c]["high"]].tolist()))
-    requests = {c: values for c, values in ends.items() if values}
-    above = _run(X, rows, functools.partial(_above_kernel, requests=requests), verbose,
-                 "values next above the cut points", weights) if requests else _Partials()
+    buckets = {c: buckets_of(found) for c, found in state.items()}
+    above, unknown = {}, {}
+    for c, values in ends.items():
+        for value in values:
+            bucket = find_bucket(buckets[c], value)
+            if bucket is None:
+                unknown.setdefault(c, []).append(value)
+            else:
+                above[(c, value)] = bucket.next_above(value)
+    if unknown:
+        found = yield (functools.partial(_above_kernel, requests=unknown), "values next above the cut points")
+        above.update({key: value.value for key, value in found.items()})
     for c in numeric:
-        if isinstance(binarizer, MedianBinarizer):
+        if median:
             m = medians[c]
-            out[c] = binarizer._median_conditions(c, m, above[(c, m)].value if c in ends else None)[0]
+            out[c] = binarizer._median_conditions(c, m, above[(c, m)] if c in ends else None)[0]
         elif c in ends:
-            out[c] = binarizer._gap_conditions(c, [(lo, above[(c, lo)].value) for lo in ends[c]])
-    return out
+            out[c] = binarizer._gap_conditions(c, [(lo, above[(c, lo)]) for lo in ends[c]])
+    return out, buckets
 
 
 def _quantile_positions(total: float, levels: np.ndarray, counted: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -29,10 +29,12 @@ estimate on the dense rows, not a function of counts) and ``split="values"``. Wi
 weights the accuracies are sums in another order than in memory, so an exact tie between
 candidates may break the other way (integer weights: exact).
 
-Passes of a fit: the classes (one), the stage binarizer (four to seven), literal counts and class
-totals (two), all candidate histograms (one), the final binarizer (four to seven), the final type
-histogram (one, more when ``max_rule_size`` asks for a shorter rule; two with weights, for the
-rule statistics counted in rows). ``verbose=1`` prints one line per pass.
+Passes of a fit: the classes (one), the stage and the final binarizer together (two for the median
+binarizer on numeric columns, up to seven with heavy ties or categorical columns: see
+:mod:`~logicrules.fca.dask_scaling`), literal counts and class totals (one), all candidate
+histograms, on the split and on the final binarization (one); one more for each shorter rule
+``max_rule_size`` asks for, and with weights one for the rule statistics counted in rows.
+``verbose=1`` prints one line per pass.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ from logicrules.base import make_binarizer
 from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask, histogram_rows
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
-from logicrules.fca.dask_scaling import fit_binarizer
+from logicrules.fca.dask_scaling import fit_binarizers
 from logicrules.ideal.binarization import map_features
 from logicrules.ideal.split import split_seed
 
@@ -107,14 +109,14 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
     passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
     split = _validation_split(estimator, target)
 
-    def binarized(rows):  # a fresh binarizer fitted on these rows from distributed statistics
+    def binarized(*rows):  # fresh binarizers fitted on these rows from distributed statistics, in shared passes
         if passthrough:
-            return None
-        return fit_binarizer(clone(make_binarizer(spec, categorical=estimator.categorical)), X, rows, verbose,
-                             weights)
+            return [None] * len(rows)
+        return fit_binarizers([(clone(make_binarizer(spec, categorical=estimator.categorical)), r) for r in rows],
+                              X, verbose, weights)
 
     if len(estimator.classes_) > 2 and estimator.multiclass == "ovr":  # one ideal DNF per class
-        final = binarized(None)
+        (final,) = binarized(None)
         estimator.binarizer_ = final
         names = list(DaskCounts(X, target == 0, final).attributes)
         estimator._check_attributes(names)
@@ -122,9 +124,8 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
         fit_one_vs_rest_from_dask(estimator, target, names, lambda sub, k: _fit_rule(
             sub, X, target == k, weights, final, final, split, bool(first[0] == k), verbose, conditions))
         return estimator
-    stage = binarized(split)  # fitted on the training part, applied to every row
+    stage, final = binarized(split, None)  # the stage's fitted on the training part, applied to every row
     estimator.binarizer_ = stage
-    final = binarized(None)
     first_positive = len(estimator.classes_) == 2 and estimator.classes_[first[0]] == estimator.pos_label_
     _fit_rule(estimator, X, target, weights, stage, final, split, first_positive if len(estimator.classes_) == 2
               else first, verbose)
@@ -150,9 +151,19 @@ def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, fin
                                                                           dtype=np.float64))
     else:  # the class priority: each class once in order of appearance, weighted by its total
         rule = estimator._tie_rule(np.asarray(first), np.asarray(totals, dtype=np.float64)[first])
+    names = list(counts.attributes)
+
+    def final_columns(columns):  # the final binarization's attributes of a candidate (None: not all there)
+        if stage is final:
+            return [stage_names[c] for c in columns]
+        try:
+            return map_features(stage, final, [stage_names[c] for c in columns], names)
+        except ValueError:
+            return None
+
+    both.follow(counts, final_columns)  # the candidates' final histograms in the pass of the stage's
     stage_features = estimator._search(both, None, None, stage_names, scorers=estimator._scorers(), rule=rule)
     estimator.binarizer_ = None if conditions is not None else final
-    names = list(counts.attributes)
     estimator._check_attributes(names)
     while stage_features is not None:
         features = stage_features if stage is final else map_features(stage, final, stage_features, names)
