@@ -92,7 +92,10 @@ def _type_histogram(block: RowBlock, columns: np.ndarray):
     if K == 2:  # the positive class as bit 0 of the code
         codes = _unordered_type_codes(block.bits, columns, low=block.class_bits()[1])
     else:
-        codes = _unordered_type_codes(block.bits, columns).astype(np.intp) * K
+        codes = _unordered_type_codes(block.bits, columns).astype(np.intp)
+        if k + (K - 1).bit_length() > 63:  # code * K would overflow int64: classes counted apart
+            return _wide_type_histogram(block, codes)
+        codes *= K
         codes += _row_order(block.labels, width)
     weights = None if block.weights is None else _row_order(block.weights, width)
     size = (1 << k) * K
@@ -115,6 +118,25 @@ def _type_histogram(block: RowBlock, columns: np.ndarray):
     types, type_index = np.unique(keys // K, return_inverse=True)
     table = np.zeros((K, types.size), dtype=np.float64 if weights is not None else np.int64)
     np.add.at(table, (keys % K, type_index), summed.astype(table.dtype, copy=False))
+    return _SparseHistogram(types.astype(np.int64), table)
+
+
+def _wide_type_histogram(block: RowBlock, codes: np.ndarray) -> _SparseHistogram:
+    """The sorted bins of type codes (row order of :func:`_row_bytes`) too wide to carry the
+    class index as well (``k + log2(n_classes) > 63`` bits): each row's class indexes the table."""
+    width = block.bits.shape[1]
+    labels = _row_order(block.labels, width)
+    weights = None if block.weights is None else _row_order(block.weights, width)
+    if 64 * width > block.n_rows:  # the block's own rows only
+        real = _row_order(np.ones(block.n_rows, dtype=bool), width)
+        codes, labels = codes[real], labels[real]
+        weights = None if weights is None else weights[real]
+    types, type_index = np.unique(codes, return_inverse=True)
+    table = np.zeros((block.n_classes, types.size), dtype=np.float64 if weights is not None else np.int64)
+    np.add.at(table, (labels, type_index.reshape(-1)), 1 if weights is None else weights)
+    if weights is not None:  # rows of weight 0 realize no type, as in the dense histogram
+        keep = (table != 0).any(axis=0)
+        types, table = types[keep], table[:, keep]
     return _SparseHistogram(types.astype(np.int64), table)
 
 
