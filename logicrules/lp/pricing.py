@@ -261,7 +261,7 @@ def price_short_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, *, widt
         return Pricing([], np.zeros(0), np.inf, False, time.perf_counter() - start)
     extra = None if problem.literal_cost is None else problem.literal_cost[literals]
     short, _ = least_short_terms(X, y, weight, cost, int(width), literal_cost=extra)
-    seeds = [tuple(int(literals[j]) for j in t) for t in short]
+    seeds = [tuple(int(literals[j]) for j in t) for t in short if len(t) <= max_size]
     found = dict(zip(seeds, reduced_costs(problem, mu, nu, seeds).tolist()))
     if max_size > 2:
         grown = price_beam(problem, mu, nu, seeds, width=int(width), max_size=int(max_size))

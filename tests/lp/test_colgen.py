@@ -1,6 +1,8 @@
 import numpy as np
+import pandas as pd
 import pytest
 
+from logicrules import LPRuleClassifier
 from logicrules.lp.colgen import generate_columns, learn_cnf_cg, learn_dnf_cg
 from logicrules.lp.master import (ConjunctionPool, build_rule_set_problem, conjunction_extents, solve_master_lp,
                                   solve_master_mip)
@@ -174,6 +176,22 @@ def test_short_beam_finds_the_best_pairs_and_prices_every_term_right():
         least_pair = reduced_costs(problem, mu, 0.0, pairs).min()
         if least_pair < -1e-9:
             assert found.reduced_costs[0] <= least_pair + 1e-9
+
+
+
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_no_term_longer_than_max_size(rule):
+    """The cheap pricing scores pairs too; with max_size=1 none of them may enter the pool or the
+    rule, and the certified bound is the brute-force one over single literals."""
+    for seed in range(20):
+        rng, A, y, sw, lam, budget = _instance(seed, n=30, m=4)
+        problem = build_rule_set_problem(A, y, lam + 0.05, sample_weight=sw)
+        mu = problem.pos_weight * rng.random(problem.pos_weight.size)
+        assert all(len(t) == 1 for t in price_short_beam(problem, mu, 0.0, width=50, max_size=1).terms)
+        X = pd.DataFrame(A.astype(np.int8), columns=[f"v{j}" for j in range(A.shape[1])])
+        fit = LPRuleClassifier(rule=rule, max_term_size=1, binarizer="passthrough", lam=0.001).fit(X, y)
+        # terms (clauses) of one literal: a DNF without AND, a CNF without OR
+        assert fit.lp_result_["certified"] and (" AND " if rule == "dnf" else " OR ") not in str(fit.formula_)
 
 
 def test_bad_inputs():
