@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from logicrules.lp.conjunction_search import least_conjunctions, least_short_terms
 from logicrules.lp.master import RuleSetProblem, conjunction_extents
 from logicrules.lp.solvers import _row_groups
 
@@ -150,8 +151,6 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     >>> pricing.terms, round(pricing.least, 6), pricing.complete
     ([(0, 1)], -1.7, True)
     """
-    from logicrules.lp.conjunction_search import least_conjunctions
-
     start = time.perf_counter()
     mu = np.asarray(mu, dtype=np.float64)
     cost = problem.lam + float(nu)
@@ -251,8 +250,6 @@ def price_short_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, *, widt
     >>> price_short_beam(P, np.ones(1), 0.0, width=2, max_size=3).terms
     [(0, 1, 2)]
     """
-    from logicrules.lp.conjunction_search import least_short_terms
-
     start = time.perf_counter()
     mu = np.asarray(mu, dtype=np.float64)
     cost = problem.lam + float(nu)
