@@ -29,17 +29,17 @@ from typing import Any
 import numpy as np
 
 from logicrules.formula import (
-    DNF_MAX_TERMS,
     FALSE,
     TRUE,
     Attribute,
     Formula,
-    _Node,
     conjunction,
     disjunction,
 )
 from logicrules.formula_algebras import _Algebra, _BitsAlgebra, _BoolAlgebra
 from logicrules.formula_inputs import _count
+from logicrules.formula_nodes import _Node
+from logicrules.formula_normal_forms import DNF_MAX_TERMS
 
 __all__ = ["AtLeast", "at_least"]
 

@@ -29,9 +29,9 @@ from logicrules.formula import (
     Formula,
     Literal,
     Or,
-    _literals_of,
 )
 from logicrules.formula_algebras import _BoolAlgebra, _evaluate_bits_on, _truth_table
+from logicrules.formula_normal_forms import _literals_of
 from logicrules.formula_inputs import _count, _ordered
 
 __all__ = ["equivalent", "agreement"]

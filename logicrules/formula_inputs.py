@@ -1,5 +1,6 @@
 """What a :class:`~logicrules.formula.Formula` is evaluated on: attribute keys (names or column
-positions) resolved against the columns of a boolean matrix, a DataFrame or a formal context."""
+positions), checked, and resolved against the columns of a boolean matrix, a DataFrame or a
+formal context."""
 
 from __future__ import annotations
 
@@ -9,6 +10,19 @@ from typing import Any
 import numpy as np
 
 Attribute = str | int
+
+
+def _check_attribute(attribute: Any) -> Attribute:
+    """Normalize an attribute key to ``str`` or non-negative ``int``."""
+    if isinstance(attribute, (bool, np.bool_)):
+        raise TypeError("a Literal attribute must be a str or an int, not a bool")
+    if isinstance(attribute, str):
+        return str(attribute)
+    if isinstance(attribute, (int, np.integer)):
+        if attribute < 0:
+            raise ValueError(f"an int Literal attribute is a column position >= 0, got {attribute}")
+        return int(attribute)
+    raise TypeError(f"a Literal attribute must be a str or an int, got {type(attribute).__name__}")
 
 
 def _count(value: Any, what: str) -> int:

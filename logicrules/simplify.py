@@ -58,12 +58,12 @@ from logicrules.formula import (
     Literal,
     Not,
     Or,
-    _Constant,
-    _literals_of,
     conjunction,
     disjunction,
 )
 from logicrules.formula_algebras import _BoolAlgebra
+from logicrules.formula_nodes import _Constant
+from logicrules.formula_normal_forms import _literals_of
 from logicrules.formula_inputs import _ordered
 
 __all__ = ["minimal_dnf", "prime_implicants", "simplify_on_domain"]

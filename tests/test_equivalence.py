@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from sympy.logic.inference import satisfiable
 
 from logicrules.equivalence import agreement, equivalent
-from logicrules.formula import FALSE, TRUE, And, Literal, Not, Or, _truth_table, disjunction
+from logicrules.formula import FALSE, TRUE, And, Literal, Not, Or, disjunction
+from logicrules.formula_algebras import _truth_table
 
 SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

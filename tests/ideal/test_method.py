@@ -369,7 +369,8 @@ def test_ideal_formula_literals_carry_their_conditions():
     import json
 
     from logicrules._model_json import formula_from_json, formula_to_json
-    from logicrules.formula import _literals_of, from_sympy
+    from logicrules.formula import from_sympy
+    from logicrules.formula_normal_forms import _literals_of
 
     rng = np.random.default_rng(5)
     X = pd.DataFrame({"x": rng.normal(size=300), "c": rng.choice(list("abc"), 300)})
