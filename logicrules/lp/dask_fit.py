@@ -15,18 +15,18 @@ The binarizer is fitted from distributed statistics
   ``row_sampling`` fraction) and the distinct patterns of the reduced problem.
 - ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
   LP per term (:func:`~logicrules.lp.dask_clause.learn_rule_set_on_partitions`).
-- ``method="cg"`` (the default for rule sets) with ``max_term_size`` at most 3: column
+- ``method="cg"`` (the default for rule sets, any ``max_term_size`` from 1 to 4): column
   generation from the partitions (:mod:`logicrules.lp.dask_colgen`): the master on a driver-held
-  set of positive patterns grown by row generation, the negatives only through counts of
-  conjunctions (Gram matrix, counting passes over the candidate triples), the LP optimum over
+  set of positive patterns grown by row generation (a bounded number of the most violated per
+  round), the negatives only through counts of conjunctions (Gram matrix, counting passes over
+  the candidate triples and quadruples, :mod:`logicrules.lp.dask_pricing`), the LP optimum over
   all rows certified as in memory; the rule set is the integer master's over its own pool, so it
   may differ from the in-memory one where the pools differ (the LP bound is the same).
-- ``max_term_size=4`` and ``rule="m_of_n"``: these learners read the
-  distinct rows of both classes, so the partitions send their distinct binarized rows with counts
-  (summed weights; merged by the tree sum) and the in-memory learner runs on them: the same rule as in memory.
-  The driver must hold the distinct rows, checked against ``memory_limit`` (bounded by the rows
-  and by ``2**m``) before they are gathered; data with many distinct rows is refused with a
-  MemoryLimitError.
+- ``rule="m_of_n"``: this learner reads the distinct rows of both classes, so the partitions
+  send their distinct binarized rows with counts (summed weights; merged by the tree sum) and
+  the in-memory learner runs on them: the same rule as in memory. The driver must hold the
+  distinct rows, checked against ``memory_limit`` (bounded by the rows and by ``2**m``) before
+  they are gathered; data with many distinct rows is refused with a MemoryLimitError.
 
 More than two classes: one rule per class against the others (``estimators_``), each fitted
 from the partitions as above, as in memory (a ``class_weight`` dict becomes row weights, the cost
@@ -246,10 +246,9 @@ def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, cos
     estimator._budget.require(distinct_rows_bytes(bound, len(names)),
                               f"rule={rule!r} on dask data gathers the distinct binarized rows of both classes "
                               f"on the driver (up to {int(bound)} x {len(names)} cells)",
-                              "rule='or' and rule='and', and rule sets by column generation of terms of at most "
-                              f"{DASK_CG_MAX_SIZE} literals (max_term_size) or by covering, fit from dask at any "
-                              "size (row sampling); otherwise use a binarizer with fewer attributes, or fit on a "
-                              "sample in memory")
+                              "rule='or' and rule='and', and rule sets (by column generation or by covering) "
+                              "fit from dask at any size (row sampling); otherwise use a binarizer with fewer "
+                              "attributes, or fit on a sample in memory")
     totals = counts.class_totals()
     Xb, labels, weights = merged_data(counts)
     lam_abs = lam * (costs[0] * float(totals[1]) + costs[1] * float(totals[0]))
