@@ -151,14 +151,12 @@ def test_row_generation_and_triples_on_partitions():
 @pytest.mark.parametrize("rule", ["dnf", "cnf"])
 def test_planted_quadruples_on_partitions_without_gathering_rows(rule, monkeypatch):
     """Two planted 4-literal terms (their complements for a CNF), max_term_size=4: quadruples
-    are priced from counting passes, the driver never gathers the rows (the gathering path
+    are priced from counting passes, the driver never gathers the rows (gathering a class
     raises if called), and LP bound, rule set and predictions are the in-memory ones."""
-    import logicrules.lp.dask_fit as dask_fit
-
     def refuse(*args, **kwargs):
         raise AssertionError("the rows were gathered on the driver")
 
-    monkeypatch.setattr(dask_fit, "merged_data", refuse)
+    monkeypatch.setattr(DaskCounts, "class_rows", refuse)
     rng = np.random.default_rng(7)
     n, m = 4000, 10
     bits = rng.random((n, m)) < (0.6 if rule == "dnf" else 0.4)
