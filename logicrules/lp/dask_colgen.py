@@ -9,22 +9,26 @@ holds a set S of positive patterns and the partitions answer counts:
    every literal and pair.
 2. **Sample** (one pass): the constraint rows drawn as in the clause LP (the same per-partition
    seeds), merged into distinct patterns: the first S.
-3. **Master and pricing** (on the driver, and one pass per round that needs triples): the
-   master LP over the pool on S (every column at its full cost; S's rows merged by their cover
-   pattern over the pool, as in memory) is a relaxation of the full master; its dual, zero on the rows outside S, is feasible for the full dual. The pricing is
-   exact over every conjunction of at most ``max_size`` (<= 3) literals and the empty one:
-   ``rc(K) = L(K) - G(K) + (lam + nu)(1 + |K|) + e_K`` with ``G(K)`` the dual on S's rows
-   holding K (S is on the driver), ``L`` of literals and pairs from the Gram matrix, and ``L``
-   of a triple counted over the partitions only when ``-G + (lam + nu) 4 + e_K`` is negative
-   (``L >= 0``: no other triple can price out), all such triples in one counting pass
-   (:meth:`~logicrules.fca.counts.Counts.cell_counts`). Columns of negative reduced cost
-   join the pool (the ``top_k`` least), and the master is solved again.
+3. **Master and pricing** (on the driver, and one pass per size above 2 per round that needs
+   it): the master LP over the pool on S (every column at its full cost; S's rows merged by
+   their cover pattern over the pool, as in memory) is a relaxation of the full master; its
+   dual, zero on the rows outside S, is feasible for the full dual. The pricing
+   (:func:`~logicrules.lp.dask_pricing.price`) is exact over every conjunction of at most
+   ``max_size`` (<= 4) literals and the empty one: ``G`` from S on the driver, ``L`` from the
+   Gram matrix for one and two literals, and counted over the partitions for the triples and
+   quadruples whose dual bound can still price out (one pass per size). Columns of negative
+   reduced cost join the pool (the ``top_k`` least), and the master is solved again.
 4. **Row generation** (one pass per round): when the pricing finds nothing, every partition
-   returns the patterns of its positive rows that the master's solution leaves short of covered
-   (``a_i w < 1``), with those of S (so that S carries the full weight of its patterns). New
-   patterns join S and the loop goes on; when there is none and S already carried the full
-   weights, S's primal is feasible for the full master at the same value: the LP optimum over
-   every conjunction of at most ``max_size`` literals, certified as in memory.
+   returns the patterns of S with their weights (so that S carries the full weight of its
+   patterns) and the patterns of its other positive rows that the master's solution leaves
+   short of covered (``a_i w < 1``), at most ``cap`` of them, the most violated (least
+   covered) first (:class:`MostViolated`; ``cap`` is :data:`DASK_CG_ROWS_PER_ROUND`, or fewer
+   when ``memory_limit`` leaves room for fewer: :func:`_rows_per_round`; of those, the driver
+   keeps the most violated that fit with their share of the master LP's model:
+   :func:`_fitting`), so that S grows by a bounded step per round (each new pattern with its
+   full weight) and the fit converges inside the limit. New patterns join S and the loop goes on; when there is none and S already
+   carried the full weights, S's primal is feasible for the full master at the same value: the
+   LP optimum over every conjunction of at most ``max_size`` literals, certified as in memory.
 5. **Integer master** (one pass): every positive row merged by its cover pattern over the pool
    (a constraint per distinct pattern, of their summed weight), the integer master solved over
    them (:func:`~logicrules.lp.master.solve_master_mip`), exactly the in-memory integer master
@@ -35,12 +39,12 @@ this run's pool, which need not be the in-memory run's pool (the in-memory prici
 beam first and keeps other columns), so it may differ from the in-memory rule set. A CNF is the
 DNF of the complemented literals for class 0 (the view of :class:`ClauseRows`). Weights and
 error costs enter as in memory. Driver memory: S (at most the sample plus the patterns row
-generation adds), two ``m x m`` matrices, and the triples of one pricing round.
+generation adds, at most ``cap`` per round), the pricing's gain matrices and candidates
+(:mod:`logicrules.lp.dask_pricing`).
 """
 
 from __future__ import annotations
 
-import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,102 +53,149 @@ from typing import Any
 import numpy as np
 
 from logicrules import memory
-from logicrules.fca.counts import RowMultiset, _cell_counts
+from logicrules.fca.counts import RowMultiset
 from logicrules.lp.colgen import ColumnGeneration, ColumnGenerationFit
+from logicrules.lp.colgen_rows import _master_on_rows
 from logicrules.lp.dask_clause import _class_costs, sample_fraction
-from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.dask_passes import (ClauseRows, SampleRows, Sums, Totals, _collect, _merge, _Request, lookup,
                                        row_keys, run_pass)
-from logicrules.lp.colgen_rows import _master_on_rows
+from logicrules.lp.dask_pricing import Negatives, price
+from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.master import ConjunctionPool, RuleSetProblem, conjunction_extents, solve_master_mip
 from logicrules.lp.model import matvec
-from logicrules.lp.pricing import Pricing
+from logicrules.lp.solvers import model_bytes
 
-__all__ = ["learn_rule_set_cg_on_partitions", "CoverRows", "DASK_CG_MAX_SIZE"]
+__all__ = ["learn_rule_set_cg_on_partitions", "CoverRows", "MostViolated", "DASK_CG_MAX_SIZE",
+           "DASK_CG_ROWS_PER_ROUND"]
 
 #: Longest conjunction the exact pricing on dask data searches.
-DASK_CG_MAX_SIZE = 3
+DASK_CG_MAX_SIZE = 4
+#: Most new patterns a round of row generation adds to the master (the most violated first);
+#: fewer when the memory limit leaves room for fewer (:func:`_rows_per_round`).
+DASK_CG_ROWS_PER_ROUND = 1 << 14
 #: A row is short of covered when ``a_i w < 1 - _COVER_TOL`` (as in memory).
 _COVER_TOL = 1e-9
+
+
+def _packed_keys(packed: np.ndarray) -> np.ndarray:
+    """The keys of :func:`~logicrules.lp.dask_passes.row_keys` of packed rows."""
+    if packed.shape[1] == 0:
+        return np.zeros(packed.shape[0], dtype=np.dtype((np.void, 1)))
+    return np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+
+
+@dataclass
+class MostViolated:
+    """The ``cap`` most violated of some distinct patterns with their weights: the rows one round
+    of row generation adds, kept bounded while the partitions' answers are summed.
+
+    ``violation`` is ``1 - a_i w`` of each pattern of ``rows`` (a function of the pattern, so
+    equal patterns from two partitions agree); the sum merges the patterns (weights added) and
+    keeps the ``cap`` first in the order of largest violation, then pattern. A pattern among the
+    ``cap`` first of all partitions' patterns is among the ``cap`` first of every partial sum,
+    so the total keeps exactly those, each with its full weight.
+    """
+
+    rows: RowMultiset
+    violation: np.ndarray
+    cap: int
+
+    def truncated(self) -> MostViolated:
+        if self.rows.n_rows <= self.cap:
+            return self
+        keep = np.sort(np.argsort(-self.violation, kind="stable")[:self.cap])
+        return MostViolated(RowMultiset(self.rows.packed[keep], self.rows.weights[keep], self.rows.n_attributes),
+                            self.violation[keep], self.cap)
+
+    def __add__(self, other: MostViolated) -> MostViolated:
+        rows = self.rows + other.rows
+        keys = _packed_keys(rows.packed)
+        violation = np.empty(rows.n_rows)
+        for side in (self, other):
+            at = lookup(_packed_keys(side.rows.packed), keys)
+            violation[at >= 0] = side.violation[at[at >= 0]]
+        return MostViolated(rows, violation, self.cap).truncated()
 
 
 @dataclass
 class CoverRows(_Request):
     """The constraint rows of a partition against a pool of conjunctions ``terms``.
 
-    With ``w`` (the master LP's weights of the terms): the rows whose coverage ``a_i w`` is
-    below 1, joined by the rows whose pattern is one of ``seed_keys``, merged into distinct
-    patterns over all literals with their weights. Without ``w``: every row merged by its cover
-    pattern over the terms (one column per term), the integer master's rows.
+    With ``w`` (the master LP's weights of the terms): the rows whose pattern is one of
+    ``seed_keys`` (``rows``: all of them, merged with their weights) and the ``cap`` most
+    violated of the other rows whose coverage ``a_i w`` is below 1 (``new``: a
+    :class:`MostViolated`, with ``short``, the number of such rows in all). Without ``w``:
+    every row merged by its cover pattern over the terms (one column per term), the integer
+    master's rows.
     """
 
     terms: list[tuple[int, ...]]
     w: np.ndarray | None = None
     seed_keys: np.ndarray | None = None
+    cap: int = DASK_CG_ROWS_PER_ROUND
 
     what = "rows against the pool"
 
     def begin(self, number: int, block: Any) -> dict:
-        return {"rows": [], "m": block.n_attributes if self.w is not None else len(self.terms)}
+        m = block.n_attributes if self.w is not None else len(self.terms)
+        empty = RowMultiset.from_dense(np.zeros((0, m), dtype=bool))
+        return {"rows": [], "m": m, "new": MostViolated(empty, np.zeros(0), self.cap), "short": 0}
 
     def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
         cover = conjunction_extents(rows, self.terms)
         if self.w is None:
             _collect(acc["rows"], cover, weights)
             return
-        keep = matvec(cover, self.w) < 1.0 - _COVER_TOL
-        if self.seed_keys is not None:
-            keep |= lookup(self.seed_keys, row_keys(rows)) >= 0
-        _collect(acc["rows"], rows[keep], None if weights is None else weights[keep])
+        seed = lookup(self.seed_keys, row_keys(rows)) >= 0 if self.seed_keys is not None else np.zeros(len(rows), bool)
+        _collect(acc["rows"], rows[seed], None if weights is None else weights[seed])
+        short = (matvec(cover, self.w) < 1.0 - _COVER_TOL) & ~seed
+        if short.any():
+            acc["short"] += int(np.count_nonzero(short))
+            new = RowMultiset.from_dense(rows[short], None if weights is None else weights[short])
+            violation = 1.0 - matvec(conjunction_extents(new.to_dense(), self.terms), self.w)
+            acc["new"] = acc["new"] + MostViolated(new, violation, self.cap).truncated()
 
     def end(self, number: int, acc: dict) -> Sums:
-        return Sums(rows=_merge(acc["rows"], acc["m"]))
-
-
-class _Negatives:
-    """``L(K)``: the weight of the negative rows a conjunction holds on (times their error
-    cost), from the Gram matrix for sizes up to 2 and by counting passes beyond."""
-
-    def __init__(self, counts: Any, other: int, complement: bool, c_neg: float, total: float) -> None:
-        self.counts, self.other, self.complement, self.c_neg, self.total = counts, other, complement, c_neg, total
-        gram = counts.gram()[other].astype(np.float64)
-        diag = np.diag(gram).copy()
-        if complement:  # rows where both literals are false
-            gram = total - diag[:, None] - diag[None, :] + gram
-            diag = total - diag
-        self.single, self.pair = c_neg * diag, c_neg * gram
-        self._known: dict[tuple[int, ...], float] = {}
-
-    def of(self, terms: list[tuple[int, ...]]) -> np.ndarray:
-        """``L`` of every term (passes for the sizes above 2 not known yet, all in one)."""
-        missing = sorted({t for t in terms if len(t) > 2 and t not in self._known})
-        if missing:
-            by_size: dict[int, list] = {}
-            for term in missing:
-                by_size.setdefault(len(term), []).append(term)
-            combos = {r: np.array(group, dtype=np.intp) for r, group in by_size.items()}
-            self.counts.prefetch([functools.partial(_cell_counts, combos=c) for c in combos.values()])
-            for r, c in combos.items():
-                cells = self.counts.cell_counts(c)[self.other]
-                held = cells[:, 0] if self.complement else cells[:, (1 << r) - 1]
-                self._known.update(zip(by_size[r], (self.c_neg * held.astype(np.float64)).tolist()))
-        out = np.empty(len(terms))
-        for k, term in enumerate(terms):  # a lookup per term of the pool, not a count
-            if len(term) == 0:
-                out[k] = self.c_neg * self.total
-            elif len(term) == 1:
-                out[k] = self.single[term[0]]
-            elif len(term) == 2:
-                out[k] = self.pair[term[0], term[1]]
-            else:
-                out[k] = self._known[term]
+        out = Sums(rows=_merge(acc["rows"], acc["m"]))
+        if self.w is not None:
+            out.update(new=acc["new"], short=acc["short"])
         return out
 
 
-class _Pool(ConjunctionPool):
-    """A pool over S's rows whose columns' negative costs come from counts (:class:`_Negatives`)."""
+def _rows_per_round(held_rows: int, m: int) -> int:
+    """New patterns the partitions may send in one round of row generation:
+    :data:`DASK_CG_ROWS_PER_ROUND`, or as many as a quarter of what the memory limit leaves
+    beside the master's ``held_rows`` patterns holds, at least 64."""
+    budget = memory._ACTIVE.get()
+    if budget is None:
+        return DASK_CG_ROWS_PER_ROUND
+    per_row = distinct_rows_bytes(1, m)
+    room = (budget.limit - budget.held - held_rows * per_row) / 4
+    return int(min(DASK_CG_ROWS_PER_ROUND, max(64, room // per_row)))
 
-    def __init__(self, problem: RuleSetProblem, negatives: _Negatives) -> None:
+
+def _fitting(pool: ConjunctionPool, new: MostViolated, m: int) -> np.ndarray:
+    """The new patterns (their positions, most violated first) that join the master: all of
+    them, or the most violated that fit a third of what the memory limit leaves beside the
+    master's patterns, at least 64. Each pattern of S is counted with its cells and a constraint
+    of its own in the master LP's model (as if no two merged), of ``2 +`` the average number of
+    columns covering S's patterns nonzeros (the pool grows after the rows join)."""
+    order = np.argsort(-new.violation, kind="stable")
+    budget = memory._ACTIVE.get()
+    if budget is None or order.size <= 64:
+        return order
+    held = pool.cover.shape[0]
+    nonzeros = 2.0 + (float(pool.cover.sum()) / held if held and len(pool) else 0.0)
+    per_row = distinct_rows_bytes(1, m) + model_bytes(nonzeros, 1, 1)
+    room = (budget.limit - budget.held - held * per_row) / 3
+    return order[:max(64, int(room // per_row))]
+
+
+class _Pool(ConjunctionPool):
+    """A pool over S's rows whose columns' negative costs come from counts
+    (:class:`~logicrules.lp.dask_pricing.Negatives`)."""
+
+    def __init__(self, problem: RuleSetProblem, negatives: Negatives) -> None:
         super().__init__(problem)
         self.negatives = negatives
 
@@ -164,48 +215,6 @@ class _Pool(ConjunctionPool):
         pool.cover = cover if cover is not None else conjunction_extents(rows, self.terms)
         pool.neg_cost, pool.sizes = self.neg_cost.copy(), self.sizes.copy()
         return pool
-
-
-def _price(pool: _Pool, mu: np.ndarray, nu: float, max_size: int, top_k: int, tol: float) -> Pricing:
-    """The exact pricing of module notes step 3 under the dual ``mu`` of S's rows."""
-    start = time.perf_counter()
-    P, L = pool.problem, pool.negatives
-    m = P.n_literals
-    e = np.zeros(m) if P.literal_cost is None else P.literal_cost
-    rows, g = P.A_pos[mu > 0], mu[mu > 0]
-    step = P.lam + nu
-    terms: list[tuple[int, ...]] = [()]
-    values = [L.c_neg * L.total - float(g.sum()) + step]
-    G1 = g @ rows if rows.size else np.zeros(m)
-    terms += [(j,) for j in range(m)]
-    values += (L.single - G1 + 2 * step + e).tolist()
-    if max_size >= 2 and m >= 2:
-        G2 = (rows * g[:, None]).T @ rows if rows.size else np.zeros((m, m))
-        i, j = np.triu_indices(m, 1)
-        terms += list(zip(i.tolist(), j.tolist()))
-        values += (L.pair[i, j] - G2[i, j] + 3 * step + e[i] + e[j]).tolist()
-    if max_size >= 3 and m >= 3:
-        triples, gains = [], []
-        for a in range(m - 2):  # triples by first literal: the dual on the rows holding a
-            held = rows[:, a]
-            if not held.any():
-                continue
-            Ra, ga = rows[held], g[held]
-            G3 = (Ra * ga[:, None]).T @ Ra
-            b, c = np.triu_indices(m, 1)
-            inside = b > a
-            b, c = b[inside], c[inside]
-            hopeful = -G3[b, c] + 4 * step + e[a] + e[b] + e[c] < -tol  # L >= 0: only these can price out
-            triples.append(np.column_stack([np.full(hopeful.sum(), a), b[hopeful], c[hopeful]]))
-            gains.append(G3[b, c][hopeful])
-        if triples and sum(t.shape[0] for t in triples):
-            found = np.concatenate(triples)
-            keys = [tuple(t) for t in found.tolist()]
-            terms += keys
-            values += (L.of(keys) - np.concatenate(gains) + 4 * step + e[found].sum(axis=1)).tolist()
-    values = np.asarray(values)
-    order = np.argsort(values, kind="stable")[:top_k]
-    return Pricing([terms[k] for k in order], values[order], float(values.min()), True, time.perf_counter() - start)
 
 
 def _reduced(rows: RowMultiset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -262,7 +271,7 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     c_pos, c_neg = cost[firing], cost[1 - firing]
     fraction = sample_fraction(row_sampling, int(answer["rows"][firing]))
     view = ClauseRows(firing, cnf, (int(seed), fraction))
-    negatives = _Negatives(counts, 1 - firing, cnf, c_neg, float(totals[1 - firing]))
+    negatives = Negatives(counts, 1 - firing, cnf, c_neg, float(totals[1 - firing]))
     m = counts.n_attributes
     extra = None if literal_cost is None else literal_cost(lam_abs)
     empty = np.zeros((0, m), dtype=bool)
@@ -284,25 +293,30 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     while True:
         iterations += 1
         lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
-        found = _price(pool, lp.mu, lp.nu, int(max_size), int(top_k), tol) if rows.shape[0] else None
+        found = price(pool.problem, negatives, lp.mu, lp.nu, int(max_size), int(top_k), tol) if rows.shape[0] else None
         if found is not None:
             pricing_seconds += found.seconds
         new = [] if found is None else [t for t, rc in zip(found.terms, found.reduced_costs) if rc < -tol and t not in pool]
-        grown = 0
+        grown, short = 0, 0
         if not new:
             w = lp.w if len(pool) else np.zeros(0)
-            (scan,) = run_pass(counts, view, [CoverRows(list(pool.terms), w, keys)], "rows against the pool")
-            merged = scan["rows"]
-            fresh = int(np.count_nonzero(lookup(keys, row_keys(merged.to_dense())) < 0)) if merged.n_rows else 0
+            cap = _rows_per_round(rows.shape[0], m)
+            (scan,) = run_pass(counts, view, [CoverRows(list(pool.terms), w, keys, cap)], "rows against the pool")
+            extra, short = scan["new"], int(scan["short"])
+            fresh = extra.rows.n_rows
             certified = full and fresh == 0
             if not certified:
+                kept = np.sort(_fitting(pool, extra, m))
+                merged = scan["rows"] + RowMultiset(extra.rows.packed[kept], extra.rows.weights[kept], m)
+                fresh = kept.size
                 memory.require(distinct_rows_bytes(merged.n_rows, m), f"the master's rows ({merged.n_rows} "
                                f"patterns x {m} attributes)", "use fewer attributes or method='covering'")
                 rows, weights, keys = _reduced(merged)
                 pool, grown, full = pool_on(rows, weights, pool), fresh, True
         added = pool.add(new)
         history.append({"lp_objective": lp.objective, "least_reduced_cost": None if found is None else found.least,
-                        "added": added, "rows_added": grown, "rows": int(rows.shape[0]),
+                        "added": added, "rows_added": grown, "rows_short": short,
+                        "rows": int(rows.shape[0]),
                         "source": "exact" if added else "rows"})
         out_of_time = time_limit is not None and time.perf_counter() - start > time_limit
         if certified or iterations >= max_iterations or out_of_time:

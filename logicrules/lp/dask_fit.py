@@ -15,18 +15,16 @@ The binarizer is fitted from distributed statistics
   ``row_sampling`` fraction) and the distinct patterns of the reduced problem.
 - ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
   LP per term (:func:`~logicrules.lp.dask_clause.learn_rule_set_on_partitions`).
-- ``method="cg"`` (the default for rule sets) with ``max_term_size`` at most 3: column
+- ``method="cg"`` (the default for rule sets, any ``max_term_size`` from 1 to 4): column
   generation from the partitions (:mod:`logicrules.lp.dask_colgen`): the master on a driver-held
-  set of positive patterns grown by row generation, the negatives only through counts of
-  conjunctions (Gram matrix, counting passes over the candidate triples), the LP optimum over
+  set of positive patterns grown by row generation (a bounded number of the most violated per
+  round), the negatives only through counts of conjunctions (Gram matrix, counting passes over
+  the candidate triples and quadruples, :mod:`logicrules.lp.dask_pricing`), the LP optimum over
   all rows certified as in memory; the rule set is the integer master's over its own pool, so it
   may differ from the in-memory one where the pools differ (the LP bound is the same).
-- ``max_term_size=4`` and ``rule="m_of_n"``: these learners read the
-  distinct rows of both classes, so the partitions send their distinct binarized rows with counts
-  (summed weights; merged by the tree sum) and the in-memory learner runs on them: the same rule as in memory.
-  The driver must hold the distinct rows, checked against ``memory_limit`` (bounded by the rows
-  and by ``2**m``) before they are gathered; data with many distinct rows is refused with a
-  MemoryLimitError.
+- ``rule="m_of_n"``: the checklist LP of every m by row groups that the partitions rebuild
+  and sum (:mod:`logicrules.lp.dask_mofn`), the same LP optimum as in memory, then the choice
+  among its thresholds from level histograms counted over the partitions.
 
 More than two classes: one rule per class against the others (``estimators_``), each fitted
 from the partitions as above, as in memory (a ``class_weight`` dict becomes row weights, the cost
@@ -63,9 +61,9 @@ from logicrules.fca.dask_counts import DaskCounts
 from logicrules.fca.dask_scaling import fit_binarizer
 from logicrules.ideal.split import split_seed
 from logicrules.lp.dask_clause import learn_rule_set_on_partitions, solve_clause_on_partitions
-from logicrules.lp.dask_colgen import DASK_CG_MAX_SIZE, learn_rule_set_cg_on_partitions
+from logicrules.lp.dask_colgen import learn_rule_set_cg_on_partitions
 from logicrules.lp.dask_cv import choose_lam_on_partitions
-from logicrules.lp.data import distinct_rows_bytes, merged_data
+from logicrules.lp.dask_mofn import learn_checklist_on_partitions
 from logicrules.lp.structure import _predict_structure, _structure_size
 from logicrules.memory import MemoryBudget
 
@@ -74,16 +72,19 @@ __all__ = ["fit_lp_from_dask"]
 
 def _objective(counts: DaskCounts, names: list[str], rule: str, structure: Any, lam_abs: float,
                costs: tuple[float, float], per_term: bool = False) -> float:
-    """The training objective of a clause or rule set (``lam_abs`` per literal, and per term
+    """The training objective of a clause, rule set or checklist (``lam_abs`` per literal, and per term
     with ``per_term``: column generation; ``costs`` per error on class 1 and on class 0,
     weighted), as the in-memory fit computes it, from the type histogram of its literals (the
     pass that ``rules_`` reuses)."""
+    literals = structure[0] if rule == "m_of_n" else structure
     columns = sorted({int(j) for j in (np.concatenate([np.asarray(t) for t in structure]) if rule in ("dnf", "cnf")
-                                          and len(structure) else np.asarray(structure, dtype=np.intp))})
+                                          and len(structure) else np.asarray(literals, dtype=np.intp))})
     histogram = counts.type_histogram([names[j] for j in columns])
     position = {j: k for k, j in enumerate(columns)}
     local = ([np.array([position[int(j)] for j in t], dtype=np.intp) for t in structure] if rule in ("dnf", "cnf")
-             else np.array([position[int(j)] for j in structure], dtype=np.intp))
+             else np.array([position[int(j)] for j in literals], dtype=np.intp))
+    if rule == "m_of_n":
+        local = (local, structure[1])
     fires = _predict_structure(rule, local, FormalContext(histogram.patterns))
     missed, false_alarms = histogram.counts[1][~fires].sum(), histogram.counts[0][fires].sum()
     size = _structure_size(rule, structure) + (len(structure) if per_term else 0)
@@ -193,18 +194,10 @@ def _fit_binary(estimator: Any, X: Any, target: Any, weights: Any, binarizer: An
                 estimator._column_generation(), verbose)
         else:
             estimator.lam_ = float(estimator.lam)
-        structure, fits, lam_abs, merged = _learn(estimator, counts, names, estimator.lam_, costs, negated, warm)
-        if merged is None:
-            objective = _objective(counts, names, estimator.rule, structure, lam_abs, costs,
-                                   estimator._column_generation())
-        else:
-            context = FormalContext(merged[0], attributes=names)
-            objective = estimator._training_objective(context, merged[1], structure, costs, merged[2])
+        structure, fits, lam_abs = _learn(estimator, counts, names, estimator.lam_, costs, negated, warm)
+        objective = _objective(counts, names, estimator.rule, structure, lam_abs, costs, estimator._column_generation())
     formula = estimator._store_fit(structure, fits, objective, names, time.perf_counter() - start)
     estimator.lp_result_["n_passes"] = counts.n_passes + sum(c.n_passes for c in fold_counts)
-    if merged is not None and weights is None:  # the gathered rows give the statistics (no pass)
-        estimator._finish_fit(formula, names, context, merged[1], conditions=conditions, row_counts=merged[2])
-        return
     finish = DaskCounts(X, target, binarizer, weights, verbose=verbose) if scaled else counts
     finish_from_counts(estimator, formula, names, finish, conditions=conditions)
 
@@ -217,8 +210,7 @@ def _rows_per_class(counts: DaskCounts) -> np.ndarray:
 def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, costs: tuple[float, float],
            negated: np.ndarray, initial_terms: tuple = ()) -> tuple:
     """The structure of one lam from the counts (``estimator._learn`` in memory): ``(structure,
-    fits, lam_abs, merged)``, ``merged`` the distinct rows, labels and weights gathered for a
-    rule set by column generation or a checklist (None for the clause LPs)."""
+    fits, lam_abs)``."""
     rule = estimator.rule
     if rule in ("or", "and") or (rule in ("dnf", "cnf") and estimator.method == "covering"):
         options = dict(row_sampling=estimator.row_sampling, seed=split_seed(estimator.random_state),
@@ -231,8 +223,8 @@ def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, cos
             rule_set, lam_abs = learn_rule_set_on_partitions(counts, lam, int(estimator.max_clauses),
                                                              cnf=rule == "cnf", **options)
             structure, fits = rule_set.terms, rule_set.fits
-        return structure, fits, lam_abs, None
-    if estimator._column_generation() and int(estimator.max_term_size) <= DASK_CG_MAX_SIZE:
+        return structure, fits, lam_abs
+    if estimator._column_generation():
         fit, lam_abs = learn_rule_set_cg_on_partitions(
             counts, lam, cnf=rule == "cnf", error_costs=costs, max_size=int(estimator.max_term_size),
             budget=estimator.budget, literal_cost=lambda lam_abs: estimator._literal_cost(lam_abs, negated),
@@ -240,18 +232,9 @@ def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, cos
             time_limit=estimator.time_limit,
             mip_time_limit=estimator._mip_time_limit(),
             initial_terms=initial_terms)
-        return fit.terms, [fit], lam_abs, None
-    rows = _rows_per_class(counts)
-    bound = min(float(rows.sum()), 2.0 ** min(len(names), 62))
-    estimator._budget.require(distinct_rows_bytes(bound, len(names)),
-                              f"rule={rule!r} on dask data gathers the distinct binarized rows of both classes "
-                              f"on the driver (up to {int(bound)} x {len(names)} cells)",
-                              "rule='or' and rule='and', and rule sets by column generation of terms of at most "
-                              f"{DASK_CG_MAX_SIZE} literals (max_term_size) or by covering, fit from dask at any "
-                              "size (row sampling); otherwise use a binarizer with fewer attributes, or fit on a "
-                              "sample in memory")
+        return fit.terms, [fit], lam_abs
     totals = counts.class_totals()
-    Xb, labels, weights = merged_data(counts)
     lam_abs = lam * (costs[0] * float(totals[1]) + costs[1] * float(totals[0]))
-    structure, fits = estimator._learn_merged(Xb, labels, weights, lam_abs, costs, negated, initial_terms)
-    return structure, fits, lam_abs, (Xb, labels, weights)
+    fit = learn_checklist_on_partitions(counts, lam_abs, max_m=int(estimator.max_m), weights=costs,
+                                        rounding=estimator.rounding, time_limit=estimator.time_limit)
+    return (fit.columns, fit.m), [fit], lam_abs

@@ -46,8 +46,8 @@ from logicrules.lp.model import matvec
 from logicrules.lp.solvers import SolverError, SolverWarning, require_model_memory
 from logicrules.validation import check_seed
 
-__all__ = ["ChecklistRows", "ThresholdLPResult", "solve_threshold_lp", "best_checklist", "checklist_bytes",
-           "BLOCK_CELLS", "BASE_ROWS"]
+__all__ = ["ChecklistRows", "ThresholdLPResult", "solve_threshold_lp", "best_checklist", "checklist_plans",
+           "choose_checklist", "checklist_bytes", "BLOCK_CELLS", "BASE_ROWS"]
 
 #: Cells unpacked at once (one byte each) by the passes over the rows.
 BLOCK_CELLS = 1 << 24
@@ -374,14 +374,30 @@ def best_checklist(rows: ChecklistRows, solutions: dict[int, np.ndarray], lam: f
     >>> round(value, 6), columns.tolist(), m
     (0.3, [0, 1, 2], 2)
     """
-    plans = []  # per m: literals by decreasing weight, and the size of each threshold's set
+    plans = checklist_plans(solutions)
+    hists = [_level_histograms(rows, order, sizes) if sizes.size else None for _, _, order, sizes in plans]
+    return choose_checklist(plans, hists, float(rows.weights[rows.positive].sum()), lam, c_pos, c_neg, max_terms)
+
+
+def checklist_plans(solutions: dict[int, np.ndarray]) -> list[tuple]:
+    """Per m (ascending) of the LP solutions ``{m: w}``: ``(w, levels, order, sizes)``, the
+    thresholds of w (its distinct values above 1e-6, ascending), the literals by decreasing
+    weight and the size of each threshold's literal set: what :func:`best_checklist` counts."""
+    plans = []
     for m, w in sorted(solutions.items()):
         levels = np.unique(w[w > 1e-6])
         order = np.argsort(-w, kind="stable")[:int(np.count_nonzero(w >= levels[0]))] if levels.size else None
         sizes = np.array([np.count_nonzero(w >= t) for t in levels], dtype=np.intp)
         plans.append((w, levels, order, sizes))
-    hists = [_level_histograms(rows, order, sizes) if sizes.size else None for _, _, order, sizes in plans]
-    n_pos = float(rows.weights[rows.positive].sum())
+    return plans
+
+
+def choose_checklist(plans: list[tuple], hists: list, n_pos: float, lam: float, c_pos: float = 1.0,
+                     c_neg: float = 1.0, max_terms: int | None = None) -> tuple[float, np.ndarray, int]:
+    """:func:`best_checklist` from the plans (:func:`checklist_plans`), the histograms of their
+    levels (``hists[k][c, l, j]``: weight of the rows of class c with exactly j of the first
+    ``sizes[l]`` literals of the k-th plan's order true; None for a plan without levels) and
+    the positive rows' weight ``n_pos``: the same choice, from counts only."""
     best = (c_pos * n_pos, 0, np.zeros(0, dtype=np.intp), 1)
     for (w, levels, _, sizes), hist in zip(plans, hists):
         for level, (t, size) in enumerate(zip(levels, sizes)):

@@ -18,7 +18,6 @@ from logicrules.fca.dask_counts import DaskCounts  # noqa: E402
 from logicrules.lp.dask_clause import sample_fraction, solve_clause_on_partitions  # noqa: E402
 from logicrules.lp.model import build_problem  # noqa: E402
 from logicrules.lp.solvers import solve_problem  # noqa: E402
-from logicrules.memory import MemoryLimitError  # noqa: E402
 
 
 def _dask(X: pd.DataFrame, y, parts: int, array: bool = False):
@@ -134,9 +133,9 @@ def test_sample_fraction():
                                     dict(rule="dnf", method="covering", max_clauses=3),
                                     dict(rule="cnf", method="covering", rounding="exact", row_sampling=0.2)])
 def test_rule_sets_and_checklists(kwargs):
-    """Column generation of terms of 4 literals and checklists from the distinct rows gathered on
-    the driver; sequential covering with one clause LP over the partitions per term (column
-    generation of shorter terms from the partitions: test_lp_dask_colgen.py)."""
+    """Column generation of terms of 4 literals and checklists from the partitions; sequential
+    covering with one clause LP over the partitions per term (more: test_lp_dask_colgen.py,
+    test_lp_dask_mofn.py)."""
     X, y = _random_case(11, 150, 5)
     expected = LPRuleClassifier(**kwargs, binarizer="passthrough").fit(X, y)
     Xd, yd = _dask(X, y, 3)
@@ -155,13 +154,6 @@ def test_covering_rule_sets_on_bundled_data(breast_cancer, rule):
     with dask.config.set(scheduler="synchronous"):
         got = LPRuleClassifier(rule=rule, method="covering", random_state=0).fit(Xd, yd)
         _same_fit(got, expected, X, Xd)
-
-
-@pytest.mark.parametrize("kwargs", [dict(rule="m_of_n"), dict(rule="dnf", max_term_size=4)])
-def test_gathering_learners_refuse_more_distinct_rows_than_memory_allows(kwargs):
-    X, y = _random_case(1, 400, 12)
-    with dask.config.set(scheduler="synchronous"), pytest.raises(MemoryLimitError, match="distinct binarized rows.*rule=.or. and rule=.and., and rule sets by column generation"):
-        LPRuleClassifier(**kwargs, binarizer="passthrough", memory_limit=20_000).fit(*_dask(X, y, 2))
 
 
 @pytest.mark.parametrize("kwargs", [dict(rule="or"), dict(rule="dnf", method="covering")])

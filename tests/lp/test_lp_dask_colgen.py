@@ -1,8 +1,10 @@
 """Column generation (method="cg") from dask partitions without gathering the rows: the exact
-pricing against brute force over every conjunction, and the fit's certified LP bound equal to the
-in-memory fit's (random data with weights, class costs and budgets, bundled data, a small
-LocalCluster); a memory limit that refuses gathering the rows does not stop it."""
+pricing (terms of up to 4 literals) against brute force over every conjunction, and the fit's
+certified LP bound equal to the in-memory fit's (random data with weights, class costs and
+budgets, planted quadruples, bundled data, a small LocalCluster); row generation adds a bounded
+number of the most violated patterns per round, so a tight memory limit does not stop it."""
 
+import functools
 import itertools
 
 import numpy as np
@@ -17,15 +19,16 @@ import dask  # noqa: E402
 
 from logicrules import LPRuleClassifier, load_dataset  # noqa: E402
 from logicrules.fca.dask_counts import DaskCounts  # noqa: E402
-from logicrules.memory import MemoryLimitError  # noqa: E402
-from logicrules.lp.dask_colgen import _Negatives, _Pool, _price, learn_rule_set_cg_on_partitions  # noqa: E402
+from logicrules.fca.counts import RowMultiset  # noqa: E402
+from logicrules.lp.dask_colgen import MostViolated, _Pool, learn_rule_set_cg_on_partitions
+from logicrules.lp.dask_pricing import Negatives, price  # noqa: E402
 from logicrules.lp.master import RuleSetProblem  # noqa: E402
 from tests.lp.test_lp_dask import _dask, _random_case  # noqa: E402
 from tests.lp.test_lp_dask_weights import _dask_weights, _weights  # noqa: E402
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(seed=st.integers(0, 10_000), m=st.integers(1, 7), max_size=st.integers(1, 3), complement=st.booleans(),
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 7), max_size=st.integers(1, 4), complement=st.booleans(),
        weighted=st.booleans(), nu=st.sampled_from([0.0, 0.3]), tie=st.booleans(), c_neg=st.sampled_from([0.02, 0.7]))
 def test_pricing_finds_every_conjunction_of_negative_reduced_cost(seed, m, max_size, complement, weighted, nu, tie,
                                                                   c_neg):
@@ -61,9 +64,9 @@ def _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg):
     lam = 0.05
     e = rng.uniform(0, 0.01, m) if tie else None
     with dask.config.set(scheduler="synchronous"):
-        L = _Negatives(counts, other, complement, c_neg, float(neg_w.sum()))
+        L = Negatives(counts, other, complement, c_neg, float(neg_w.sum()))
         pool = _Pool(RuleSetProblem(S, np.ones(25), np.zeros((0, m), bool), np.zeros(0), lam, None, e), L)
-        found = _price(pool, mu, nu, max_size, top_k=10_000, tol=1e-9)
+        found = price(pool.problem, L, mu, nu, max_size, top_k=10_000, tol=1e-9)
     brute = {}
     for size in range(max_size + 1):
         for term in itertools.combinations(range(m), size):
@@ -104,7 +107,7 @@ def test_a_sample_holding_every_pattern_still_gets_their_full_weights(rule):
 
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), n=st.integers(30, 200), m=st.integers(1, 8), parts=st.integers(1, 4),
-       rule=st.sampled_from(["dnf", "cnf"]), max_size=st.integers(1, 3), lam=st.sampled_from([0.001, 0.01, 0.05]),
+       rule=st.sampled_from(["dnf", "cnf"]), max_size=st.integers(1, 4), lam=st.sampled_from([0.001, 0.01, 0.05]),
        sampling=st.sampled_from([None, 0.05, 0.3]), kind=st.sampled_from([None, "integer", "huge", "float"]),
        class_weight=st.sampled_from([None, "balanced", {1: 3.0}]), budget=st.sampled_from([None, 4.0]),
        array=st.booleans())
@@ -145,20 +148,94 @@ def test_row_generation_and_triples_on_partitions():
     assert sum(h["rows_added"] for h in fit.history) > 0 and max(len(t) for t in fit.pool) == 3
 
 
-def test_a_memory_limit_that_refuses_gathering_the_rows_does_not_stop_column_generation():
-    rng = np.random.default_rng(1)
-    bits = rng.random((20_000, 16)) < 0.5
-    y = ((bits[:, 0] & bits[:, 1]) | bits[:, 2]).astype(int)
-    X = pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(16)])
-    kwargs = dict(rule="dnf", binarizer="passthrough")
+@pytest.mark.parametrize("rule", ["dnf", "cnf"])
+def test_planted_quadruples_on_partitions_without_gathering_rows(rule, monkeypatch):
+    """Two planted 4-literal terms (their complements for a CNF), max_term_size=4: quadruples
+    are priced from counting passes, the driver never gathers the rows (gathering a class
+    raises if called), and LP bound, rule set and predictions are the in-memory ones."""
+    def refuse(*args, **kwargs):
+        raise AssertionError("the rows were gathered on the driver")
+
+    monkeypatch.setattr(DaskCounts, "class_rows", refuse)
+    rng = np.random.default_rng(7)
+    n, m = 4000, 10
+    bits = rng.random((n, m)) < (0.6 if rule == "dnf" else 0.4)
+    y = (bits[:, :4].all(axis=1) | bits[:, 4:8].all(axis=1)) ^ (rng.random(n) < 0.01)
+    if rule == "cnf":
+        y = ~((~bits[:, :4]).all(axis=1) | (~bits[:, 4:8]).all(axis=1)) ^ (rng.random(n) < 0.01)
+    X = pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(m)])
+    kwargs = dict(rule=rule, lam=0.001, binarizer="passthrough", max_term_size=4)
+    expected = LPRuleClassifier(**kwargs).fit(X, y.astype(int))
+    Xd, yd = _dask(X, y.astype(int), 4)
     with dask.config.set(scheduler="synchronous"):
-        with pytest.raises(MemoryLimitError, match="gathers the distinct binarized rows"):
-            LPRuleClassifier(**kwargs, max_term_size=4, memory_limit=1_000_000).fit(*_dask(X, y, 4))
-        # a seeded sample: with other samples the rows that row generation adds (every positive row
-        # the LP leaves uncovered) can themselves exceed this limit, which the fit then refuses clearly
-        got = LPRuleClassifier(**kwargs, max_term_size=2, memory_limit=1_000_000, row_sampling=0.02,
-                               random_state=0).fit(*_dask(X, y, 4))
-    _same_lp_bound(got, LPRuleClassifier(**kwargs, max_term_size=2).fit(X, y))
+        got = LPRuleClassifier(**kwargs, row_sampling=0.05, random_state=3).fit(Xd, yd)
+        predicted = np.asarray(got.predict(Xd).compute())
+    _same_lp_bound(got, expected)
+    planted = {"dnf": "(v4 AND v5 AND v6 AND v7) OR (v0 AND v1 AND v2 AND v3)",
+               "cnf": "(v0 OR v1 OR v2 OR v3) AND (v4 OR v5 OR v6 OR v7)"}[rule]
+    assert str(got.formula_) == str(expected.formula_) == planted
+    np.testing.assert_array_equal(predicted, expected.predict(X))
+
+
+def _planted(seed: int, n: int = 20_000, m: int = 16, noise: float = 0.0):
+    rng = np.random.default_rng(seed)
+    bits = rng.random((n, m)) < 0.5
+    y = ((bits[:, 0] & bits[:, 1]) | bits[:, 2]) ^ (rng.random(n) < noise)
+    return pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(m)]), y.astype(int)
+
+
+@pytest.mark.parametrize("max_size", [2, 4])
+@pytest.mark.parametrize("seed", range(3))
+def test_a_tight_memory_limit_bounds_the_rows_per_round_and_column_generation_converges(max_size, seed):
+    """Under 1 MB the positive rows short of covered at the first rounds (thousands of patterns)
+    do not fit the master at once: the rounds add the most violated within the limit, and the fit
+    reaches the in-memory LP bound."""
+    X, y = _planted(1)
+    kwargs = dict(rule="dnf", binarizer="passthrough", max_term_size=max_size)
+    with dask.config.set(scheduler="synchronous"):
+        got = LPRuleClassifier(**kwargs, memory_limit=1_000_000, row_sampling=0.02, random_state=seed).fit(
+            *_dask(X, y, 4))
+    _same_lp_bound(got, LPRuleClassifier(**kwargs).fit(X, y))
+    assert str(got.formula_) == "v2 OR (v0 AND v1)"
+
+
+def test_rows_per_round_stay_below_the_cap(monkeypatch):
+    """A cap of 16 patterns per round: every round adds at most 16 of the rows short of covered
+    (more of them are short), and the fit still certifies the in-memory LP bound."""
+    import logicrules.lp.dask_colgen as colgen
+
+    monkeypatch.setattr(colgen, "DASK_CG_ROWS_PER_ROUND", 16)
+    X, y = _planted(2, n=4000, noise=0.03)
+    counts = DaskCounts(da.from_array(X.to_numpy(), chunks=(1000, X.shape[1])), da.from_array(y, chunks=1000))
+    with dask.config.set(scheduler="synchronous"):
+        fit, _ = learn_rule_set_cg_on_partitions(counts, 0.005, row_sampling=0.02, seed=0, max_size=4)
+    expected = LPRuleClassifier(rule="dnf", binarizer="passthrough", max_term_size=4, lam=0.005).fit(X, y)
+    assert fit.certified and fit.lp_bound == pytest.approx(expected.lp_result_["lp_bound"], rel=1e-7)
+    assert max(h["rows_added"] for h in fit.history) <= 16 < max(h["rows_short"] for h in fit.history)
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), cap=st.integers(1, 12), weighted=st.booleans())
+def test_most_violated_sums_keep_the_cap_first_patterns_with_full_weights(seed, parts, cap, weighted):
+    """Summed in any tree over the partitions, the kept patterns are the cap most violated of all
+    (ties by pattern), each with the weight of all its rows."""
+    rng = np.random.default_rng(seed)
+    n, m = 60, 4
+    rows = rng.random((n, m)) < 0.5
+    w = rng.integers(1, 5, n).astype(np.float64) if weighted else None
+    violation_of = rng.choice([0.25, 0.5, 1.0], size=1 << m)  # a function of the pattern
+    cut = np.sort(rng.integers(0, n + 1, parts - 1))
+    pieces = []
+    for part in np.split(np.arange(n), cut):
+        multiset = RowMultiset.from_dense(rows[part], None if w is None else w[part])
+        dense = multiset.to_dense()
+        pieces.append(MostViolated(multiset, violation_of[dense.astype(int) @ (1 << np.arange(m))], cap).truncated())
+    total = functools.reduce(lambda a, b: a + b, pieces)
+    every = RowMultiset.from_dense(rows, w)
+    dense = every.to_dense()
+    order = np.argsort(-violation_of[dense.astype(int) @ (1 << np.arange(m))], kind="stable")[:cap]
+    np.testing.assert_array_equal(total.rows.packed, every.packed[np.sort(order)])
+    np.testing.assert_array_equal(total.rows.weights, every.weights[np.sort(order)])
 
 
 @pytest.fixture(scope="module")
