@@ -298,8 +298,8 @@ def _target_table(records: list[dict]) -> str:
     if "brcg" not in set(frame.method) or not ours:
         return ""
     lines = ["| dataset | learner | accuracy vs brcg | conditions vs brcg | accuracy target | "
-             "brcg s / ours s (wall) | brcg s / ours s (CPU) | speed target | meets target |",
-             "|---|---|---|---|---|---|---|---|---|"]
+             "brcg s / ours s (wall) | brcg s / ours s (CPU) | speed target | meets target | commit | load |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, group in frame.groupby("dataset", sort=False):
         for method in ours:
             t = _targets(group, method)
@@ -308,8 +308,17 @@ def _target_table(records: list[dict]) -> str:
             lines.append(f"| {name} | {method} | {t['ours'].accuracy:.3f} vs {t['brcg'].accuracy:.3f} | "
                          f"{t['ours'].conditions:.1f} vs {t['brcg'].conditions:.1f} | "
                          f"{'yes' if t['accurate'] else 'no'} | {t['wall']:.1f}x | {t['cpu']:.1f}x | "
-                         f"{'yes' if t['fast'] else 'no'} | {'yes' if t['accurate'] and t['fast'] else 'no'} |")
+                         f"{'yes' if t['fast'] else 'no'} | {'yes' if t['accurate'] and t['fast'] else 'no'} | "
+                         f"{_provenance(group[group.method.isin([method, 'brcg'])])} |")
     return "\n".join(lines)
+
+
+def _provenance(group: pd.DataFrame) -> str:
+    """The commits (short) and the range of the 1-minute load average of a group of records."""
+    commits = sorted({str(c)[:7] + ("+changes" if str(c).endswith("+changes") else "")
+                      for c in group.get("commit", pd.Series(dtype=object)).dropna()}) or ["unknown"]
+    loads = group.get("load", pd.Series(dtype=float)).dropna()
+    return ", ".join(commits) + " | " + (f"{loads.min():.1f}-{loads.max():.1f}" if len(loads) else "unknown")
 
 
 def _target_lines(records: list[dict], method: str = "cg") -> str:
