@@ -12,8 +12,13 @@ where ``G(K)`` sums the gain weights ``g_i > 0`` of the positive rows on which K
 
 - sizes 1 and 2: ``g @ X`` and the weighted Gram matrix ``X^T diag(g) X`` (and the same for the
   negative rows), computed in blocks of first literals;
-- size 3, first literal a: the Gram matrix of the rows of a's extent, ``X_a^T diag(g_a) X_a``,
-  over the literals b > a still alive (below);
+- size 3, when the two ``m x m`` pair-count matrices fit in :data:`_PAIR_BYTES`: every triple
+  bounded from its pairs' counts, gains and losses (:mod:`~logicrules.lp.triple_bounds`, which
+  also bounds the loss, unlike the Gram matrices), and only the survivors counted on their
+  rows; a first literal whose survivors are too many for that to pay is searched by its Gram
+  matrix instead (the cost rule of :func:`_bounded_triples`). Otherwise, first literal a: the
+  Gram matrix of the rows of a's extent, ``X_a^T diag(g_a) X_a``, over the literals b > a still
+  alive (below);
 - size 4, first literal a: for every alive pair (b, c), the product of the column
   ``g_a * x_b * x_c`` with ``X_a`` (chunks of pairs).
 
@@ -27,9 +32,9 @@ only when ``-G({a, b, c}) + 5 cost < t``: no pruned term can have ``f < t``, so 
 found is the least value of the class whenever it is below 0 (a small slack guards the float
 comparison).
 
-Memory: the blocks of the Gram matrices hold ``block x m`` floats, the size-4 chunks at most
-about ``_CHUNK`` floats per operand, so the search never holds an ``m x m`` or larger array
-beyond ``_BLOCK x m``.
+Memory: the pair counts of the triple bounds at most :data:`_PAIR_BYTES`, the blocks of the
+Gram matrices ``block x m`` floats, the size-4 chunks at most about ``_CHUNK`` floats per
+operand; beyond those the search holds no ``m x m`` or larger array.
 """
 
 from __future__ import annotations
@@ -38,12 +43,22 @@ import time
 
 import numpy as np
 
+from logicrules.lp.triple_bounds import PairCounts, TripleBounds
+
 __all__ = ["least_conjunctions", "least_short_terms"]
 
 #: First literals per block of the size-1/2 Gram matrices.
 _BLOCK = 256
 #: Floats per operand of one size-4 product chunk.
 _CHUNK = 1 << 21
+#: Bytes of the two ``m x m`` pair-count matrices from which triples are bounded by pairs
+#: (:mod:`logicrules.lp.triple_bounds`); wider problems count triples by Gram matrices only.
+_PAIR_BYTES = 1 << 27
+#: First literals whose triples are bounded in one compiled pass (the threshold tightens between passes).
+_FIRSTS = 64
+#: How much faster a step of a BLAS Gram product is taken to be than a step of counting one
+#: triple on its rows: the rule that picks the engine per first literal.
+_GRAM_SPEEDUP = 16
 
 
 class _Best:
@@ -146,10 +161,14 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
     def out_of_time() -> bool:
         return time_limit is not None and time.perf_counter() - start > time_limit
 
-    # sizes 1 and 2 (blocks of first literals of the Gram matrices)
+    # sizes 1 and 2 (whole pair counts when they fit, else blocks of first literals)
     gain1, loss1 = gP @ XP, lN @ XN
     best.offer(loss1 - gain1 + 2.0 * cost + extra, [all_literals])
-    if max_size >= 2:
+    pairs = PairCounts(XP, XN, gP, lN) if max_size >= 3 and 16 * m * m <= _PAIR_BYTES else None
+    if pairs is not None:
+        a, b = np.triu_indices(m, 1)
+        best.offer(pairs.L2[a, b] - pairs.G2[a, b] + 3.0 * cost + extra[a] + extra[b], [a, b])
+    elif max_size >= 2:
         for lo in range(0, m, _BLOCK):
             block = np.arange(lo, min(m, lo + _BLOCK))
             F2 = ((XN[:, block] * lN[:, None]).T @ XN - (XP[:, block] * gP[:, None]).T @ XP + 3.0 * cost
@@ -158,6 +177,15 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
             best.offer(F2[a, b], [block[a], b])
     # sizes 3 and 4, per first literal a (the best sizes 1-3 first: they tighten the threshold)
     for size in range(3, max_size + 1):
+        if size == 3 and pairs is not None:
+            signed = np.where(positive, -weight, weight)
+            triples = TripleBounds(X, signed, pairs, cost, extra)
+            for lo in range(0, m, _FIRSTS):
+                if out_of_time() or (stop_when_full and best.full()):
+                    return _result(best, literals, False)
+                _bounded_triples(np.argsort(-gain1, kind="stable")[lo:lo + _FIRSTS], triples, pairs.G2, XP, XN,
+                                 gP, lN, cost, extra, best)
+            continue
         for a in np.argsort(-gain1, kind="stable"):
             if -gain1[a] + cost * (1 + size) >= best.bound():
                 continue
@@ -282,6 +310,26 @@ def _extend(a: int, size: int, XP, XN, gP, lN, cost: float, extra: np.ndarray, b
                   & (F4 < best.threshold))
         r, d = np.nonzero(fourth)
         best.offer(F4[r, d], [np.full(r.size, a), alive[bi[r]], alive[ci[r]], alive[d]])
+
+
+def _bounded_triples(firsts: np.ndarray, triples: TripleBounds, G2: np.ndarray, XP, XN, gP, lN, cost: float,
+                     extra: np.ndarray, best: _Best) -> None:
+    """Offer every triple with first literal in ``firsts`` whose value can be below the threshold.
+
+    The pair bounds (:mod:`~logicrules.lp.triple_bounds`) leave some triples of each first
+    literal a to count one by one over their rows (about ``left x rows`` scalar steps); when
+    they leave more than ``1 /`` :data:`_GRAM_SPEEDUP` of the triples of a's alive literals, a
+    is searched by the Gram matrix of those literals instead (:func:`_extend`, ``alive^2 x
+    rows`` flops of a BLAS product, taken to be that many times faster per step). Both are
+    exact, so the choice changes only the time.
+    """
+    bound = best.bound()
+    alive = ((-G2[firsts] + 4.0 * cost + extra[firsts, None] + extra[None, :] < bound)
+             & (np.arange(G2.shape[0])[None, :] > firsts[:, None])).sum(axis=1)
+    a, b, c, values, gram = triples.search(firsts, bound, alive * (alive - 1) // (2 * _GRAM_SPEEDUP) + 1)
+    best.offer(values, [a, b, c])
+    for a in firsts[gram]:
+        _extend(int(a), 3, XP, XN, gP, lN, cost, extra, best)
 
 
 def _result(best: _Best, literals: np.ndarray, complete: bool):

@@ -28,8 +28,21 @@ def _values(X, positive, weight, cost, k, extra=None):
     return terms, np.array([signed @ holds(X, t) + cost * (1 + len(t)) + extra[list(t)].sum() for t in terms])
 
 
+@pytest.fixture(params=["pairs", "gram", "mixed"])
+def engine(request, monkeypatch):
+    """The triples bounded by pair counts (small first-literal passes), by Gram matrices only,
+    or each first literal by either (whichever the cost rule picks at a low speed-up)."""
+    if request.param == "gram":
+        monkeypatch.setattr(search, "_PAIR_BYTES", 0)
+    else:
+        monkeypatch.setattr(search, "_FIRSTS", 2)
+    if request.param == "mixed":
+        monkeypatch.setattr(search, "_GRAM_SPEEDUP", 2)
+    return request.param
+
+
 @pytest.mark.parametrize("k", [1, 2, 3, 4])
-def test_least_conjunctions_matches_brute_force_with_distinct_weights(k):
+def test_least_conjunctions_matches_brute_force_with_distinct_weights(k, engine):
     for seed in range(40):
         X, positive, weight, cost = _instance(seed)
         top_k = 1 + seed % 6
