@@ -161,10 +161,18 @@ def least_conjunctions(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, 
     def out_of_time() -> bool:
         return time_limit is not None and time.perf_counter() - start > time_limit
 
+    pairs = PairCounts(XP, XN, gP, lN) if max_size >= 3 and 16 * m * m <= _PAIR_BYTES else None
+    if pairs is not None:
+        # the literals renumbered by how many pairs with them can reach the threshold, fewest
+        # first: a term is searched from its first literal in this order, so the literals of
+        # many strong pairs meet only each other (the ordering of triangle listing)
+        strong = -pairs.G2 + 4.0 * cost + extra[:, None] + extra[None, :] < best.bound()
+        order = np.argsort(strong.sum(axis=1), kind="stable")
+        literals, X, extra, XP, XN = literals[order], X[:, order], extra[order], XP[:, order], XN[:, order]
+        pairs = pairs.take(order)
     # sizes 1 and 2 (whole pair counts when they fit, else blocks of first literals)
     gain1, loss1 = gP @ XP, lN @ XN
     best.offer(loss1 - gain1 + 2.0 * cost + extra, [all_literals])
-    pairs = PairCounts(XP, XN, gP, lN) if max_size >= 3 and 16 * m * m <= _PAIR_BYTES else None
     if pairs is not None:
         a, b = np.triu_indices(m, 1)
         best.offer(pairs.L2[a, b] - pairs.G2[a, b] + 3.0 * cost + extra[a] + extra[b], [a, b])
@@ -333,6 +341,9 @@ def _bounded_triples(firsts: np.ndarray, triples: TripleBounds, G2: np.ndarray, 
 
 
 def _result(best: _Best, literals: np.ndarray, complete: bool):
-    order = np.lexsort((best.terms[:, 0], (best.terms >= 0).sum(axis=1), best.values))
-    terms = [tuple(int(literals[j]) for j in row if j >= 0) for row in best.terms[order]]
-    return terms, best.values[order], complete
+    """The terms held over the caller's literal indices, sorted, least value first (ties:
+    smaller terms, then the smaller first literal)."""
+    terms = np.where(best.terms >= 0, literals[np.maximum(best.terms, 0)], -1)
+    terms = np.sort(np.where(terms >= 0, terms, np.iinfo(np.intp).max), axis=1)
+    order = np.lexsort((terms[:, 0], (best.terms >= 0).sum(axis=1), best.values))
+    return [tuple(int(j) for j in row if j != np.iinfo(np.intp).max) for row in terms[order]], best.values[order], complete

@@ -56,6 +56,14 @@ class PairCounts:
         self.G2 = np.ascontiguousarray((XP * gP[:, None]).T @ XP)
         self.L2 = np.ascontiguousarray((XN * lN[:, None]).T @ XN)
 
+    def take(self, order: np.ndarray) -> PairCounts:
+        """The counts of the literals renumbered: literal ``order[j]`` becomes literal j."""
+        out = object.__new__(PairCounts)
+        out.G1, out.L1 = self.G1[order], self.L1[order]
+        out.G2 = np.ascontiguousarray(self.G2[np.ix_(order, order)])
+        out.L2 = np.ascontiguousarray(self.L2[np.ix_(order, order)])
+        return out
+
 
 class TripleBounds:
     """The triples of 0/1 rows bounded by their pairs' counts (module notes), counted exactly
