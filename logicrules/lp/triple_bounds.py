@@ -113,9 +113,11 @@ class TripleBounds:
         used = np.zeros(firsts.size, dtype=np.int64)
         _search_triples(firsts, self.XT, self.signed, *self.args, float(bound), offsets, b, c, values, used)
         full = used < 0
-        owner = np.repeat(np.arange(firsts.size), capacity)    # the first literal of each slot
-        keep = np.arange(offsets[-1]) - offsets[owner] < used[owner]
-        a = np.repeat(firsts, np.maximum(used, 0))
+        stored = np.maximum(used, 0)
+        # the slots used: offsets[i] + 0 .. stored[i] - 1 for each first literal i
+        before = np.cumsum(stored) - stored
+        keep = np.arange(int(stored.sum())) + np.repeat(offsets[:-1] - before, stored)
+        a = np.repeat(firsts, stored)
         return a.astype(np.intp), b[keep].astype(np.intp), c[keep].astype(np.intp), values[keep], full
 
 
