@@ -155,13 +155,16 @@ def check_dask_fit_input(estimator: Any, X: Any, y: Any, sample_weight: Any = No
         classes, the class index (in ``classes_``) for more; the weights (None without); and the
         class indices in order of first appearance in y (the tie rules' order).
     """
+    import dask
+
     tasks, finish, _ = begin_dask_fit(estimator, X, y, sample_weight)
-    return classes_pass(estimator, tasks, finish)
+    return finish(dask.compute(*tasks))
 
 
 def classes_pass(estimator: Any, tasks: Sequence[Any], finish: Callable) -> tuple[Any, Any, Any, np.ndarray]:
-    """The pass of :func:`begin_dask_fit`'s label summaries on its own (one line on stderr with
-    the estimator's ``verbose``), finished: ``(X, target, weights, first)``."""
+    """The pass of :func:`begin_dask_fit`'s label summaries on its own, finished: ``(X, target,
+    weights, first)``; one line on stderr with the estimator's ``verbose`` (which
+    :func:`check_dask_fit_input` does not print)."""
     import dask
 
     start = time.perf_counter()

@@ -114,7 +114,8 @@ def bucket_kernel(columns: PartitionColumns, weights: np.ndarray | None,
                 out[(column, prefix, bits)] = Merged(inside, _concat) if w is None else \
                     Merged((inside, inside_w), _concat_pairs)
                 # the smallest key above the bucket (no value's key is all ones: that is a NaN's)
-                above = np.min(keys, where=tops[bits] > np.uint64(prefix), initial=_MAX) if bits else _MAX
+                high = np.uint64(_bucket_range(prefix, bits)[1])
+                above = np.where(keys > high, keys, _MAX).min(initial=_MAX) if bits else _MAX
                 if above != _MAX:
                     out[("above", column, prefix, bits)] = Merged(int(above), min)
             else:

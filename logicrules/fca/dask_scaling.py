@@ -279,7 +279,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
 
 
 def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose: int = 0,
-                   weights: Any = None, first: tuple[Sequence[Any], Callable] | None = None) -> list[Any]:
+                   weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
     """Fit several binarizers, each on its own rows, in shared passes over a dask collection.
 
     Each pass produces every partition once and computes every fit's statistics on it, so two
@@ -292,7 +292,7 @@ def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose:
         ``rows`` of :func:`fit_binarizer` (None: all rows).
     X, verbose, weights
         As for :func:`fit_binarizer`.
-    first : (delayed objects, callback), optional
+    first : (delayed objects, callback, what), optional
         Computed in the first pass, ``callback(results)`` called before the fits read it (see
         :func:`~logicrules.fca.dask_stats.drive`): e.g. the classes of y, found in the pass of
         the column summaries.

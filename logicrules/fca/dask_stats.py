@@ -157,11 +157,12 @@ def run_pass(X: Any, jobs: Sequence[tuple[Kernel, Callable | None]], verbose: in
 
 
 def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose: int = 0,
-          weights: Any = None, first: tuple[Sequence[Any], Callable] | None = None) -> list[Any]:
+          weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
     """Run fits that ask for statistics step by step, in lockstep: each pass computes the
     pending step of every fit not finished yet (fit ``i`` on ``rows[i]`` of each partition).
-    ``first``: ``(delayed objects, callback)``: the objects are computed in the first pass and
-    ``callback(results)`` is called with them before any fit reads that pass (it may raise).
+    ``first``: ``(delayed objects, callback, what)``: the objects are computed in the first pass
+    (``what`` added to its line) and ``callback(results)`` is called with them before any fit
+    reads that pass (it may raise).
 
     Returns
     -------
@@ -179,10 +180,10 @@ def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose
 
     for i in range(len(fits)):
         advance(i, None)
-    also, callback = first if first is not None else ((), None)
+    also, callback, extra = first if first is not None else ((), None, None)
     while pending:
         order = sorted(pending)
-        what = ", ".join(dict.fromkeys(pending[i][1] for i in order))
+        what = ", ".join(dict.fromkeys([*(pending[i][1] for i in order), *([extra] if callback else [])]))
         totals = run_pass(X, [(pending[i][0], rows[i]) for i in order], verbose, what, weights, also)
         if callback is not None:
             callback(totals[len(order):])

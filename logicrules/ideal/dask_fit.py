@@ -121,7 +121,7 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
     def binarized(*rows):  # fresh binarizers fitted on these rows from distributed statistics, in shared passes
         if passthrough:
             return [None] * len(rows)
-        first_pass = None if found else (tasks, lambda computed: found.extend(finish(computed)))
+        first_pass = None if found else (tasks, lambda computed: found.extend(finish(computed)), "classes")
         return fit_binarizers([(clone(make_binarizer(spec, categorical=estimator.categorical)), r) for r in rows],
                               X, verbose, weights, first_pass)
 
