@@ -1,7 +1,7 @@
 """Fitting from data no process holds: the learners' ``fit`` on dask partitions on a LocalCluster.
 
 Two lazily generated synthetic tables, their blocks drawn from a seed where they are computed
-(``da.random``), so that no process ever holds a whole table:
+(NumPy's generator seeded per block), so that no process ever holds a whole table:
 
 - ``binary``: ``--attributes`` (200) 0/1 uint8 attributes, P(true) = 0.5, planted rule
   ``y = (a0 AND a1) OR a2``, 5% of the labels flipped; fitted by
@@ -24,7 +24,8 @@ cpu``), peak RSS of the driver and of each worker (``ru_maxrss``, the
 process's whole life: interpreter, imports, the fit), the workers' RSS before the fit (their
 fixed cost), and the size of the binarized table (one byte per cell as a bool array, one bit
 packed) for comparison. Each case runs in a fresh subprocess; numba kernels are compiled on a
-tiny table first.
+tiny table first. Every process (the in-memory case's, the driver, the workers) runs with the
+glibc allocator settings of ``MALLOC`` unless ``--malloc default``.
 
 Examples
 --------
@@ -39,6 +40,7 @@ import os
 import resource
 import subprocess
 import sys
+import threading
 import time
 
 # this file is named like the ``distributed`` package: keep its folder off the import path, so that
@@ -48,27 +50,47 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or os.curdir) != _HERE]
 
 import numpy as np  # noqa: E402
 
+#: glibc allocator settings of every case's process and of the workers (``--malloc default`` leaves
+#: glibc's and distributed's own: distributed starts workers with ``MALLOC_TRIM_THRESHOLD_=65536``,
+#: which hands freed memory back at once, so that every fresh temporary of a partition's size
+#: (a column of 262,144 values is 2 MB) faults its pages in again: 5-10x slower array operations
+#: measured on the shared machine, in the in-memory fit too).
+MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 RULES = {"binary": "(a0 AND a1) OR a2", "numeric": "(x0 > 0 AND x1 > 0) OR x2 > 0"}
 NUMERIC_COLUMNS = 20
 LEARNERS = ("premise", "ideal", "lp", "lp-dnf")
 
 
-def synthetic_dask(kind: str, n: int, m: int, rows_per_partition: int, seed: int = 0):
-    """Lazy ``(X, y)``: a dask array (n, m) of 0/1 uint8 (``binary``) or of normal float32
-    (``numeric``, 20 columns) and its planted, noisy int64 labels."""
-    import dask.array as da
-
-    state = da.random.default_rng(seed)
+def _block(kind: str, n: int, m: int, seed: int, number: int) -> tuple[np.ndarray, np.ndarray]:
+    """Block ``number`` of the table (``n`` rows) and its labels, drawn from ``[seed, number]``."""
+    state = np.random.default_rng([seed, number])
     if kind == "binary":
-        X = state.integers(0, 2, size=(n, m), chunks=(rows_per_partition, m), dtype=np.uint8)
+        X = state.integers(0, 2, size=(n, m), dtype=np.uint8)
         rule = (X[:, 0] & X[:, 1]) | X[:, 2]
     else:
-        # drawn as float64 and cast (dask draws float32 normals more slowly)
-        X = state.standard_normal(size=(n, NUMERIC_COLUMNS), chunks=(rows_per_partition, NUMERIC_COLUMNS)
-                                  ).astype(np.float32)
+        X = state.standard_normal(size=(n, NUMERIC_COLUMNS), dtype=np.float32)
         rule = ((X[:, 0] > 0) & (X[:, 1] > 0)) | (X[:, 2] > 0)
-    noise = state.random(n, chunks=(rows_per_partition,)) < 0.05
+    noise = state.random(n, dtype=np.float32) < 0.05
     return X, (rule.astype(bool) ^ noise).astype(np.int64)
+
+
+def synthetic_dask(kind: str, n: int, m: int, rows_per_partition: int, seed: int = 0):
+    """Lazy ``(X, y)``: a dask array (n, m) of 0/1 uint8 (``binary``) or of normal float32
+    (``numeric``, 20 columns) and its planted, noisy int64 labels. Each block is drawn where it
+    is computed by NumPy's generator seeded with ``[seed, block]`` (X and y of a block from one
+    task: a pass that needs both draws the block once)."""
+    import dask
+    import dask.array as da
+
+    width = m if kind == "binary" else NUMERIC_COLUMNS
+    dtype = np.uint8 if kind == "binary" else np.float32
+    blocks, labels = [], []
+    for number, start in enumerate(range(0, n, rows_per_partition)):
+        rows = min(rows_per_partition, n - start)
+        both = dask.delayed(_block, pure=True, nout=2)(kind, rows, width, seed, number)
+        blocks.append(da.from_delayed(both[0], shape=(rows, width), dtype=dtype))
+        labels.append(da.from_delayed(both[1], shape=(rows,), dtype=np.int64))
+    return da.concatenate(blocks, axis=0), da.concatenate(labels)
 
 
 def make_learner(name: str):
@@ -123,11 +145,24 @@ def _worker_warm_up(name: str) -> None:
     _warm_up(name)
 
 
-def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str) -> dict:
+def _report_peaks(client, done, every: float = 20.0) -> None:
+    """Print the peaks so far (driver, workers) every ``every`` seconds until ``done``: what a
+    run stopped by the timeout leaves."""
+    begin = time.perf_counter()
+    while not done.wait(every):
+        peaks = client.run(_worker_state)
+        print(f"PEAKS {time.perf_counter() - begin:.0f} s: driver {_peak_mb():.0f} MB, workers "
+              f"{'/'.join(f'{peaks[w][2]:.0f}' for w in sorted(peaks))} MB", flush=True)
+
+
+def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str, malloc: str) -> dict:
     import dask
     from distributed import Client, LocalCluster
 
     _warm_up(name, dask_too=True)
+    if malloc == "tuned":  # the workers get the case's allocator settings (distributed sets its own)
+        environ = dask.config.get("distributed.nanny.pre-spawn-environ")
+        dask.config.set({"distributed.nanny.pre-spawn-environ": {**environ, **MALLOC}})
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, memory_limit=worker_memory,
                            dashboard_address=None)
     client = Client(cluster)
@@ -139,9 +174,14 @@ def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_mem
         start = client.run(_worker_state)
         dask.compute(X.sum(axis=0), y.sum())  # one pass that only produces the data: its cost per pass
         before = client.run(_worker_state)
+        done = threading.Event()
+        watch = threading.Thread(target=_report_peaks, args=(client, done), daemon=True)
+        watch.start()
         wall, cpu = time.perf_counter(), time.process_time()
         model.fit(X, y)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        done.set()
+        watch.join()
         after = client.run(_worker_state)
     finally:
         client.close()
@@ -189,6 +229,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--partition", type=int, default=1 << 18, help="rows per partition")
     parser.add_argument("--worker-memory", default="4GB")
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per case")
+    parser.add_argument("--malloc", choices=("tuned", "default"), default="tuned",
+                        help="glibc allocator settings of every process (see MALLOC)")
     parser.add_argument("--data-dir", default="../shared/datasets", help="unused (synthetic data only)")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -196,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
         where, name, n = args.case.split(":")
         n = int(float(n))
         if where == "dask":
-            out = run_dask(name, n, args.attributes, args.workers, args.partition, args.worker_memory)
+            out = run_dask(name, n, args.attributes, args.workers, args.partition, args.worker_memory, args.malloc)
         else:
             out = run_memory(name, n, args.attributes, args.partition)
         print("RESULT " + json.dumps(out))
@@ -218,11 +260,16 @@ def main(argv: list[str] | None = None) -> None:
             n = int(n)
             cmd = [sys.executable, "-P", __file__, "--case", f"{where}:{name}:{n}", "--attributes",
                    str(args.attributes), "--workers", str(args.workers), "--partition", str(args.partition),
-                   "--worker-memory", args.worker_memory]
+                   "--worker-memory", args.worker_memory, "--malloc", args.malloc]
+            env = dict(os.environ, **(MALLOC if args.malloc == "tuned" else {}))
             try:
-                done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=dict(os.environ))
-            except subprocess.TimeoutExpired:
-                print(f"{name:>8} {where:>7} {n:>8.0e} timed out after {args.timeout:.0f} s", flush=True)
+                done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
+            except subprocess.TimeoutExpired as stopped:
+                out, err = (x.decode() if isinstance(x, bytes) else x or "" for x in (stopped.stdout, stopped.stderr))
+                peaks = [x for x in out.splitlines() if x.startswith("PEAKS")]
+                passes = [x.strip() for x in err.replace("\r", "\n").splitlines() if "dask pass" in x]
+                print(f"{name:>8} {where:>7} {n:>8.0e} timed out after {args.timeout:.0f} s; passes done: "
+                      f"{passes}; last {peaks[-1] if peaks else 'PEAKS: none'}", flush=True)
                 continue
             line = [x for x in done.stdout.splitlines() if x.startswith("RESULT ")]
             if not line:
@@ -230,8 +277,9 @@ def main(argv: list[str] | None = None) -> None:
                 continue
             r = json.loads(line[0][7:])
             cpu = r["driver_cpu_s"] + r["worker_cpu_s"]
-            # the passes of the fit: one per "dask pass" line, plus the pass over y for the classes
-            passes = done.stderr.count("dask pass") + 1 if where == "dask" else 0
+            # the passes of the fit: one per "dask pass" line, and the pass over y for the classes
+            # when it has no line (the ideal's shares a pass with the binarizers' or prints its own)
+            passes = done.stderr.count("dask pass") + ("classes" not in done.stderr) if where == "dask" else 0
             own = cpu - passes * r.get("data_pass_cpu_s", 0.0)
             print(f"{name:>8} {where:>7} {n:>8.0e} {r['wall_s']:>8.1f} {cpu:>8.1f} {cpu / n * 1e6:>9.2f} "
                   f"{r['driver_peak_mb']:>9.0f} {'/'.join(f'{w:.0f}' for w in r['worker_peak_mb']) or '-':>11} "

@@ -17,7 +17,9 @@ are left out, as in memory); more than two classes give one rule per class
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import time
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -25,9 +27,10 @@ import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets
 
 from logicrules.distributed import import_dask
+from logicrules.progress import pass_line
 
-__all__ = ["check_dask_fit_input", "class_indices", "dask_classes", "finish_from_counts", "fit_one_vs_rest_from_dask",
-           "histogram_rows"]
+__all__ = ["begin_dask_fit", "check_dask_fit_input", "class_indices", "classes_pass", "classes_tasks",
+           "dask_classes", "finish_from_counts", "fit_one_vs_rest_from_dask", "histogram_rows"]
 
 
 def _as_series_or_array(y: Any, dd: Any, da: Any) -> Any:
@@ -70,7 +73,15 @@ def dask_classes(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, np.
     that are negative, not finite, or out of the bounds of the in-memory fit."""
     import dask
 
-    from logicrules.base import _WEIGHT_BOUNDS
+    y, tasks, finish = classes_tasks(y, what, weights)
+    return (y, *finish(dask.compute(*tasks)))
+
+
+def classes_tasks(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, list[Any], Callable]:
+    """:func:`dask_classes` in two halves, so that its pass can be shared with another: returns
+    y (a one-column DataFrame as its column), the delayed per-partition label summaries to
+    compute, and ``finish(computed) -> (classes, appearance)``, which checks them."""
+    import dask
 
     da, dd = import_dask()
     y = _as_series_or_array(y, dd, da)
@@ -91,10 +102,18 @@ def dask_classes(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, np.
         if len(weight_parts) != len(parts):
             raise ValueError(f"y has {len(parts)} partitions but sample_weight {len(weight_parts)}: partition "
                              "them alike (e.g. take both from the same DataFrame as X)")
-    found = dask.compute(*[dask.delayed(_labels_of, pure=True)(part, w) for part, w in zip(parts, weight_parts)])
+    tasks = [dask.delayed(_labels_of, pure=True)(part, w) for part, w in zip(parts, weight_parts)]
+    return y, tasks, functools.partial(_classes_from, what=what, weighted=weights is not None)
+
+
+def _classes_from(found: Sequence[tuple], what: str, weighted: bool) -> tuple[np.ndarray, np.ndarray]:
+    """The sorted classes and the labels in order of appearance from the partitions' summaries
+    (:func:`_labels_of`), checked."""
+    from logicrules.base import _WEIGHT_BOUNDS
+
     if any(missing for _, missing, _ in found):
         raise ValueError(f"{what} contains missing values (NaN or None); drop those rows or fill the labels")
-    if weights is not None:
+    if weighted:
         stats = np.array([s for _, _, s in found])
         total, largest = stats[:, 1].sum(), stats[:, 3].max(initial=0.0)
         if stats[:, 4].any():
@@ -106,7 +125,7 @@ def dask_classes(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, np.
     appearance = pd.unique(np.concatenate([values for values, _, _ in found]))
     classes = np.unique(np.asarray(appearance))
     check_classification_targets(classes)
-    return y, classes, np.asarray(appearance)
+    return classes, np.asarray(appearance)
 
 
 def _class_index(part: Any, classes: np.ndarray) -> Any:
@@ -136,14 +155,52 @@ def check_dask_fit_input(estimator: Any, X: Any, y: Any, sample_weight: Any = No
         classes, the class index (in ``classes_``) for more; the weights (None without); and the
         class indices in order of first appearance in y (the tie rules' order).
     """
+    import dask
+
+    tasks, finish, _ = begin_dask_fit(estimator, X, y, sample_weight)
+    return finish(dask.compute(*tasks))
+
+
+def classes_pass(estimator: Any, tasks: Sequence[Any], finish: Callable) -> tuple[Any, Any, Any, np.ndarray]:
+    """The pass of :func:`begin_dask_fit`'s label summaries on its own, finished: ``(X, target,
+    weights, first)``; one line on stderr with the estimator's ``verbose`` (which
+    :func:`check_dask_fit_input` does not print)."""
+    import dask
+
+    start = time.perf_counter()
+    found = dask.compute(*tasks)
+    pass_line(int(getattr(estimator, "verbose", 0) or 0), f"dask pass: classes over {len(tasks)} partitions",
+              time.perf_counter() - start)
+    return finish(found)
+
+
+def begin_dask_fit(estimator: Any, X: Any, y: Any, sample_weight: Any = None) -> tuple[list[Any], Callable, Any]:
+    """:func:`check_dask_fit_input` in two halves, so that the pass over y can be shared with the
+    first pass over X (e.g. the binarizer's column summaries: a pass that needs y and X produces
+    a partition once): the input is checked now; returns the delayed label summaries,
+    ``finish(computed) -> (X, target, weights, first)``, which checks them and sets the
+    estimator's classes, and the weights (a one-column DataFrame as its column; None without)."""
     da, dd = import_dask()
     name = type(estimator).__name__
     if not isinstance(X, (dd.DataFrame, da.Array)) or X.ndim != 2:
         raise TypeError(f"{name}.fit on dask data needs X as a dask DataFrame or a 2-D dask Array, got "
                         f"{type(X).__name__}")
-    y, classes, appearance = dask_classes(y, weights=sample_weight)
+    y, tasks, classes_of = classes_tasks(y, weights=sample_weight)
     if sample_weight is not None:
         sample_weight = _as_series_or_array(sample_weight, dd, da)
+
+    def finish(found: Sequence[tuple]) -> tuple[Any, Any, Any, np.ndarray]:
+        classes, appearance = classes_of(found)
+        return _set_classes(estimator, X, y, sample_weight, classes, appearance)
+
+    return tasks, finish, sample_weight
+
+
+def _set_classes(estimator: Any, X: Any, y: Any, sample_weight: Any, classes: np.ndarray,
+                 appearance: np.ndarray) -> tuple[Any, Any, Any, np.ndarray]:
+    """The second half of :func:`check_dask_fit_input`, once the classes are known."""
+    _, dd = import_dask()
+    name = type(estimator).__name__
     if classes.size < 2:
         raise ValueError(f"y contains one class only ({classes[0] if classes.size else 'none'}); {name} "
                          "needs at least two classes to learn a rule")

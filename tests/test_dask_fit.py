@@ -201,3 +201,34 @@ def test_ideal_wrapper_from_dask_on_bundled_data_and_a_local_cluster(dask_client
     got = make().fit(Xd, yd)
     expected = _in_memory_with_split(make, X, y, Xd, 0)
     _same_model(got, expected, X)
+
+
+def test_ideal_from_dask_finds_the_classes_in_the_first_pass_of_the_binarizers(capsys):
+    X, y = _random_frame(3, 240)
+    Xd, yd = dd.from_pandas(X, npartitions=3), dd.from_pandas(y, npartitions=3)
+
+    def make(**extra):
+        return IdealDNFClassifier(random_state=3, max_features=3, **extra)
+
+    with dask.config.set(scheduler="synchronous"):
+        got = make(verbose=1).fit(Xd, yd)
+        lines = [line for line in capsys.readouterr().err.splitlines() if "dask pass" in line]
+        assert "column summaries, classes" in lines[0] and not any("dask pass: classes" in line for line in lines)
+        _same_model(got, _in_memory_with_split(make, X, y, Xd, 3), X)
+        make(verbose=1, protocol="paper", scorers=("f_classif", "chi2")).fit(Xd, yd)  # the paper's split counts rows
+        assert any("dask pass: classes" in line for line in capsys.readouterr().err.splitlines())
+
+
+def test_ideal_from_dask_checks_the_labels_and_weights_found_with_the_binarizers():
+    X, y = _random_frame(4, 120)
+    Xd = dd.from_pandas(X, npartitions=2)
+    missing = y.where(np.arange(len(y)) != 7)
+    weights = pd.Series(np.where(np.arange(len(y)) == 5, -1.0, 1.0))
+    with dask.config.set(scheduler="synchronous"):
+        with pytest.raises(ValueError, match="y contains missing values"):
+            IdealDNFClassifier(random_state=0).fit(Xd, dd.from_pandas(missing, npartitions=2))
+        with pytest.raises(ValueError, match="one class only"):
+            IdealDNFClassifier(random_state=0).fit(Xd, dd.from_pandas(pd.Series(["a"] * len(y)), npartitions=2))
+        with pytest.raises(ValueError, match="finite and non-negative"):
+            IdealDNFClassifier(random_state=0).fit(Xd, dd.from_pandas(y, npartitions=2),
+                                                   sample_weight=dd.from_pandas(weights, npartitions=2))

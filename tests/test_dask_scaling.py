@@ -130,9 +130,9 @@ def _passes(monkeypatch):
     seen = []
     run = stats.run_pass
 
-    def counted(X, jobs, verbose, what, weights=None):
+    def counted(X, jobs, verbose, what, weights=None, also=()):
         seen.append(what)
-        return run(X, jobs, verbose, what, weights)
+        return run(X, jobs, verbose, what, weights, also)
 
     monkeypatch.setattr(stats, "run_pass", counted)
     return seen
@@ -210,3 +210,23 @@ def test_bucket_counts_and_next_value(values, probe):
             if part.knows(probe):
                 assert part.below(probe, inclusive=True) == int((values <= probe).sum())
                 assert part.next_above(probe) == float(values[values > probe].min())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.booleans(), st.integers(0, 300))
+def test_sparse_histograms_add_as_the_dense_ones(seed, weighted, filled):
+    from logicrules.fca.dask_radix import SparseBins
+
+    rng = np.random.default_rng(seed)
+
+    def dense():
+        counts = np.zeros(1 << 16, dtype=np.int64)
+        counts[rng.integers(0, 1 << 16, filled)] = rng.integers(1, 2**40, filled)
+        if not weighted:
+            return counts
+        return np.vstack([counts, np.where(counts > 0, rng.integers(0, 50, counts.size) / 4, 0.0)])
+
+    a, b = dense(), dense()
+    total = SparseBins.from_dense(a) + SparseBins.from_dense(b)
+    np.testing.assert_array_equal(total.value, a + b)
+    assert total.value.dtype == (a + b).dtype and total.bins.size == np.count_nonzero((a + b).reshape(-1, 1 << 16)[0])

@@ -279,7 +279,7 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
 
 
 def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose: int = 0,
-                   weights: Any = None) -> list[Any]:
+                   weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
     """Fit several binarizers, each on its own rows, in shared passes over a dask collection.
 
     Each pass produces every partition once and computes every fit's statistics on it, so two
@@ -292,6 +292,10 @@ def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose:
         ``rows`` of :func:`fit_binarizer` (None: all rows).
     X, verbose, weights
         As for :func:`fit_binarizer`.
+    first : (delayed objects, callback, what), optional
+        Computed in the first pass, ``callback(results)`` called before the fits read it (see
+        :func:`~logicrules.fca.dask_stats.drive`): e.g. the classes of y, found in the pass of
+        the column summaries.
 
     Returns
     -------
@@ -321,7 +325,7 @@ def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose:
         raise ValueError(f"Found array with 0 feature(s) while a minimum of 1 is required by "
                          f"{type(jobs[0][0]).__name__}.")
     fits = [_fit_steps(binarizer, columns, weights is not None) for binarizer, _ in jobs]
-    fitted = drive(fits, [rows for _, rows in jobs], X, verbose, weights)
+    fitted = drive(fits, [rows for _, rows in jobs], X, verbose, weights, first)
     for binarizer in fitted:
         binarizer.n_features_in_ = len(columns)
         if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):

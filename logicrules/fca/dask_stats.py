@@ -138,9 +138,11 @@ def _on_partition(jobs: tuple[tuple[Kernel, Callable | None], ...], number: int,
 
 
 def run_pass(X: Any, jobs: Sequence[tuple[Kernel, Callable | None]], verbose: int, what: str,
-             weights: Any = None) -> list[Partials]:
+             weights: Any = None, also: Sequence[Any] = ()) -> list[Partials]:
     """One pass: every ``(kernel, rows)`` job on every partition (its kept rows; weights None
-    when unweighted), each tree-summed; the partitions are produced once for all jobs."""
+    when unweighted), each tree-summed; the partitions are produced once for all jobs.
+    ``also``: other delayed objects computed in the same ``compute`` (their results follow the
+    jobs' in the returned list), e.g. a summary of the labels, derived from the same partitions."""
     import dask
 
     task = dask.delayed(_on_partition, pure=True)
@@ -149,15 +151,18 @@ def run_pass(X: Any, jobs: Sequence[tuple[Kernel, Callable | None]], verbose: in
     start = time.perf_counter()
     per_part = [task(tuple(jobs), number, part, w) for number, (part, w) in enumerate(parts)]
     sums = [tree_sum([pick(p, i) for p in per_part]) for i in range(len(jobs))]
-    totals = dask.compute(*sums)
+    totals = dask.compute(*sums, *also)
     pass_line(verbose, f"dask pass: {what} over {len(parts)} partitions", time.perf_counter() - start)
-    return [Partials() if total is None else total for total in totals]
+    return [Partials() if total is None else total for total in totals[:len(sums)]] + list(totals[len(sums):])
 
 
 def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose: int = 0,
-          weights: Any = None) -> list[Any]:
+          weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
     """Run fits that ask for statistics step by step, in lockstep: each pass computes the
     pending step of every fit not finished yet (fit ``i`` on ``rows[i]`` of each partition).
+    ``first``: ``(delayed objects, callback, what)``: the objects are computed in the first pass
+    (``what`` added to its line) and ``callback(results)`` is called with them before any fit
+    reads that pass (it may raise).
 
     Returns
     -------
@@ -175,10 +180,14 @@ def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose
 
     for i in range(len(fits)):
         advance(i, None)
+    also, callback, extra = first if first is not None else ((), None, None)
     while pending:
         order = sorted(pending)
-        what = ", ".join(dict.fromkeys(pending[i][1] for i in order))
-        totals = run_pass(X, [(pending[i][0], rows[i]) for i in order], verbose, what, weights)
+        what = ", ".join(dict.fromkeys([*(pending[i][1] for i in order), *([extra] if callback else [])]))
+        totals = run_pass(X, [(pending[i][0], rows[i]) for i in order], verbose, what, weights, also)
+        if callback is not None:
+            callback(totals[len(order):])
+            also, callback = (), None
         pending = {}
         for i, total in zip(order, totals):
             advance(i, total)

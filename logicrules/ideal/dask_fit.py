@@ -29,9 +29,11 @@ estimate on the dense rows, not a function of counts) and ``split="values"``. Wi
 weights the accuracies are sums in another order than in memory, so an exact tie between
 candidates may break the other way (integer weights: exact).
 
-Passes of a fit: the classes (one), the stage and the final binarizer together (two for the median
-binarizer on numeric columns, up to seven with heavy ties or categorical columns: see
-:mod:`~logicrules.fca.dask_scaling`), literal counts and class totals (one), all candidate
+Passes of a fit: the stage and the final binarizer together, the classes of y found in their first
+pass (two for the median binarizer on numeric columns, up to seven with heavy ties or categorical
+columns: see :mod:`~logicrules.fca.dask_scaling`; the classes take a pass of their own without a
+binarizer, with ``protocol="paper"`` and with ``multiclass="ovr"``), literal counts and class
+totals (one), all candidate
 histograms, on the split and on the final binarization (one); one more for each shorter rule
 ``max_rule_size`` asks for, and with weights one for the rule statistics counted in rows.
 ``verbose=1`` prints one line per pass.
@@ -45,7 +47,8 @@ import numpy as np
 from sklearn.base import clone
 
 from logicrules.base import make_binarizer
-from logicrules.dask_fit import check_dask_fit_input, finish_from_counts, fit_one_vs_rest_from_dask, histogram_rows
+from logicrules.dask_fit import (begin_dask_fit, classes_pass, finish_from_counts, fit_one_vs_rest_from_dask,
+                                 histogram_rows)
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
 from logicrules.fca.dask_counts import DaskCounts, RowSplit
 from logicrules.fca.dask_scaling import fit_binarizers
@@ -103,20 +106,28 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
         raise ValueError("protocol='paper' ranks by scikit-learn's mutual_info_classif, a nearest-neighbour "
                          "estimate on the dense rows that no count gives: on dask data use protocol='paper' "
                          "with scorers=('f_classif', 'chi2'), or the default protocol")
-    X, target, weights, first = check_dask_fit_input(estimator, X, y, sample_weight)
     verbose = int(estimator.verbose)
     spec = estimator.binarizer
     passthrough = spec is None or (isinstance(spec, str) and spec == "passthrough")
-    split = _validation_split(estimator, target)
+    tasks, finish, weights = begin_dask_fit(estimator, X, y, sample_weight)
+    found: list[Any] = []  # (X, target, weights, first) once the classes are known
+    if passthrough or estimator.protocol == "paper" or estimator.multiclass == "ovr":
+        # the classes first: the paper's split counts y's rows, one-vs-rest fits one binarizer, not two
+        found[:] = classes_pass(estimator, tasks, finish)
+        split = _validation_split(estimator, found[1])
+    else:  # the split needs no labels: the classes come with the binarizers' first pass
+        split = _validation_split(estimator, None)
 
     def binarized(*rows):  # fresh binarizers fitted on these rows from distributed statistics, in shared passes
         if passthrough:
             return [None] * len(rows)
+        first_pass = None if found else (tasks, lambda computed: found.extend(finish(computed)), "classes")
         return fit_binarizers([(clone(make_binarizer(spec, categorical=estimator.categorical)), r) for r in rows],
-                              X, verbose, weights)
+                              X, verbose, weights, first_pass)
 
-    if len(estimator.classes_) > 2 and estimator.multiclass == "ovr":  # one ideal DNF per class
+    if found and len(estimator.classes_) > 2 and estimator.multiclass == "ovr":  # one ideal DNF per class
         (final,) = binarized(None)
+        X, target, weights, first = found
         estimator.binarizer_ = final
         names = list(DaskCounts(X, target == 0, final).attributes)
         estimator._check_attributes(names)
@@ -125,6 +136,7 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
             sub, X, target == k, weights, final, final, split, bool(first[0] == k), verbose, conditions))
         return estimator
     stage, final = binarized(split, None)  # the stage's fitted on the training part, applied to every row
+    X, target, weights, first = found
     estimator.binarizer_ = stage
     first_positive = len(estimator.classes_) == 2 and estimator.classes_[first[0]] == estimator.pos_label_
     _fit_rule(estimator, X, target, weights, stage, final, split, first_positive if len(estimator.classes_) == 2
