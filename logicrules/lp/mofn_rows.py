@@ -15,15 +15,21 @@ bound on the LP at every w, as small as the number of groups.
 
 At the relaxation's optimum w every row's residual is computed (one pass over the rows). If no
 group has rows on both sides, the relaxation equals the full objective at w, so w is optimal for
-the full LP (exact; the gap is reported). Otherwise each such group is split by side and the
-relaxation solved again; groups only split, so this ends (at worst with one group per row, the
-full LP). At the optimum w* the partition into positive / negative rows with ``r_i > 0``,
-``r_i < 0`` and ``r_i = 0`` (six groups) is already tight, so the relaxation stays small.
+the full LP (exact; the gap is reported). Otherwise each such group is split by side (its
+minority side a piece, the rows of it nearest their kink a constraint each, at most
+:data:`SPLIT_ROWS` per round) and the relaxation solved again. The groups whose dual ``beta_g``
+sits at the same bound (0 or 1) are merged by class at the same time: the last dual solution
+stays feasible with the same value, so the bound never drops, while the relaxation stays at
+about one group per fractional dual (at most one per literal at a vertex) plus four. Once a
+round does not raise the bound, groups only split, so the rounds end (at worst with one group
+per row, the full LP). Consecutive relaxations differ in a few groups, so each is handed to
+HiGHS with a starting basis built from the last one (:mod:`logicrules.lp.mofn_warm`).
 
 The first partition comes from the paper's row sampling: the LP of a random sample of the rows
 (``lam`` scaled by the sample's share of the weight, solved the same way, recursively) gives a
-starting w, and the rows are grouped by class and side under it. Each round then costs a tiny LP
-and two passes over the packed rows (the products ``a_i w``, and the sums of the split groups).
+starting w, and the rows are grouped by class and side under it. Each round then costs a small
+LP and a pass over the packed rows (the products ``a_i w``, :mod:`logicrules.lp.packed_rows`),
+plus a pass over the rows split off (their sums; a group's remainder is its sum minus theirs).
 
 Rows stay packed (``uint8``, one bit per cell) and are unpacked to ``bool`` a block at a time
 (:data:`BLOCK_CELLS` cells); identical rows of a class are merged into one weighted row, which is
@@ -38,11 +44,11 @@ import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 from scipy import optimize, sparse
 
 from logicrules.fca.counts import RowMultiset
-from logicrules.lp.model import matvec
+from logicrules.lp.mofn_warm import WarmChecklistLP, warm_available
+from logicrules.lp.packed_rows import packed_group_sums, packed_scores
 from logicrules.lp.solvers import SolverError, SolverWarning, require_model_memory
 from logicrules.validation import check_seed
 
@@ -53,6 +59,8 @@ __all__ = ["ChecklistRows", "ThresholdLPResult", "solve_threshold_lp", "best_che
 BLOCK_CELLS = 1 << 24
 #: Rows solved directly (all explicit), and the size of the first explicit set.
 BASE_ROWS = 2000
+#: Rows split off mixed groups that get a constraint each per round (the rest: one per piece).
+SPLIT_ROWS = 2000
 #: A row is on the wrong side of its kink when it is past it by more than this.
 _TOL = 1e-7
 
@@ -126,11 +134,8 @@ class ChecklistRows:
             yield start, min(start + step, n_rows)
 
     def scores(self, w: np.ndarray) -> np.ndarray:
-        """``a_i w`` for every row (float64), block by block."""
-        out = np.empty(self.n_rows)
-        for start, stop in self._steps(self.n_rows):
-            out[start:stop] = matvec(self.unpack(slice(start, stop)), w)
-        return out
+        """``a_i w`` for every row (float64), from the packed bytes."""
+        return packed_scores(self.packed, w)
 
 
 @dataclass
@@ -174,32 +179,19 @@ def _residuals(rows: ChecklistRows, scores: np.ndarray, m: int) -> np.ndarray:
     return np.where(rows.positive, m - scores, scores - (m - 1))
 
 
-@njit(cache=True, nogil=True)
-def _add_group_sums(block, group, coef, out):  # pragma: no cover - compiled
-    """``out[group[i]] += coef[i] * block[i]`` for every row i of a bool block."""
-    for i in range(block.shape[0]):
-        g, c = group[i], coef[i]
-        for j in range(block.shape[1]):
-            out[g, j] += c * block[i, j]
-
-
 def _group_sums(rows: ChecklistRows, index: np.ndarray, group: np.ndarray, costs: np.ndarray,
                 n_groups: int) -> np.ndarray:
-    """``S[g] = sum c_i a_i`` over the rows ``index`` of each group (``group`` per row), blocked."""
-    out = np.zeros((n_groups, rows.n_attributes))
-    for start, stop in rows._steps(index.size):
-        part = index[start:stop]
-        _add_group_sums(rows.unpack(part), group[start:stop], costs[part], out)
-    return out
+    """``S[g] = sum c_i a_i`` over the rows ``index`` of each group (``group`` per row)."""
+    return packed_group_sums(rows.packed, index, group, costs[index], n_groups, rows.n_attributes)
 
 
 def _solve_relaxation(S: np.ndarray, C: np.ndarray, positive: np.ndarray, m: int, lam: float, integral: bool,
-                      time_limit: float | None) -> tuple[np.ndarray, float, bool]:
-    """min ``lam 1'w + sum_g H_g`` over the group constraints; returns (w, value, proved).
+                      time_limit: float | None) -> tuple[np.ndarray, float, bool, np.ndarray | None]:
+    """min ``lam 1'w + sum_g H_g`` over the group constraints; returns (w, value, proved, beta).
 
-    The LP is solved in its dual form (one constraint per literal, one variable in [0, 1] per
-    group) by the dual simplex, and w read from the duals of the literal constraints; the
-    integer program is solved in the primal form.
+    The LP is solved in its dual form (one constraint per literal, one variable ``beta_g`` in
+    [0, 1] per group) by the dual simplex, and w read from the duals of the literal constraints;
+    the integer program is solved in the primal form (``beta`` None).
     """
     k, n = S.shape
     require_model_memory(float(k * n + n), n if not integral else k, k + n, "the m-of-n LP")
@@ -215,6 +207,7 @@ def _solve_relaxation(S: np.ndarray, C: np.ndarray, positive: np.ndarray, m: int
                             constraints=constraints, options={**options, "mip_rel_gap": 0.0})
         w = None if res.x is None else np.round(res.x[:n])
         value = None if res.x is None else float(lam * w.sum() + res.x[n:].sum())
+        beta = None
     else:
         lhs = np.hstack([(S * sign[:, None]).T, -np.eye(n)])
         objective = np.concatenate([-sign * target, np.ones(n)])
@@ -223,13 +216,14 @@ def _solve_relaxation(S: np.ndarray, C: np.ndarray, positive: np.ndarray, m: int
                                method="highs-ds", options=options)
         w = None if res.x is None else np.clip(-np.asarray(res.ineqlin.marginals, dtype=np.float64), 0.0, 1.0)
         value = None if res.x is None else -float(res.fun)
+        beta = None if res.x is None else np.asarray(res.x[:k], dtype=np.float64)
     if res.status == 1 and w is not None:
         warnings.warn(f"the m-of-n program for m={m} hit time_limit={time_limit} s before proving optimality; "
                       "using the best solution found", SolverWarning, stacklevel=4)
     elif res.status != 0 or w is None:
         raise SolverError(f"the m-of-n program for m={m} returned no solution (status {res.status}: "
                           f"{res.message}); raise time_limit or shrink the problem")
-    return w, value, res.status == 0
+    return w, value, res.status == 0, beta
 
 
 def _sides(residual: np.ndarray) -> np.ndarray:
@@ -239,7 +233,7 @@ def _sides(residual: np.ndarray) -> np.ndarray:
 
 def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, time_limit,
                   row_sampling: float | None, base_rows: int, rng: np.random.Generator,
-                  history: list) -> tuple[np.ndarray, bool]:
+                  history: list, warm: bool | None) -> tuple[np.ndarray, bool]:
     """Group of every row at the start: one per row without sampling or when few, else the
     class and side under a sample's solution."""
     u = rows.n_rows
@@ -249,7 +243,8 @@ def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, ti
     sample = np.sort(rng.choice(u, size=size, replace=False))
     share = float(rows.weights[sample].sum() / rows.weights.sum())
     start = solve_threshold_lp(rows.take(sample), m, lam * share, costs_of=costs[sample], integral=False,
-                               time_limit=time_limit, row_sampling=row_sampling, base_rows=base_rows, rng=rng)
+                               time_limit=time_limit, row_sampling=row_sampling, base_rows=base_rows, rng=rng,
+                               warm=warm)
     history.extend(start.history)
     residual = _residuals(rows, rows.scores(start.w), m)
     key = _sides(residual) + 3 * rows.positive
@@ -258,10 +253,69 @@ def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, ti
     return np.unique(key, return_inverse=True)[1].ravel(), start.optimal
 
 
+def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np.ndarray, residual: np.ndarray,
+             side: np.ndarray, mixed: np.ndarray, positive: np.ndarray, beta: np.ndarray | None,
+             base_rows: int) -> tuple[np.ndarray, np.ndarray]:
+    """The next partition: every mixed group split by side, its rows on the side of fewer rows
+    a piece, except the ``min(base_rows, SPLIT_ROWS)`` of them (over all groups) nearest their
+    kink, which get a constraint each; and, given the duals ``beta`` of the
+    last relaxation, the unmixed groups whose ``beta`` is at the same bound (0 or 1) merged by
+    class. Merging such groups keeps the last dual solution feasible with the same value, so
+    the bound never drops, and keeps the relaxation small (its fractional groups, at most one
+    per literal at a vertex, stay apart). Returns the group of every row, the groups' sums and
+    (given ``beta``) each new group's starting dual: its source's, a piece its parent's."""
+    n_groups = mixed.size
+    label = np.arange(n_groups)
+    if beta is not None:
+        low, high = ~mixed & (beta <= _TOL), ~mixed & (beta >= 1.0 - _TOL)
+        label[low] = n_groups + positive[low]
+        label[high] = n_groups + 2 + positive[high]
+    kept = np.flatnonzero(~mixed)
+    members = np.flatnonzero(mixed[group])
+    owner = group[members]
+    past = np.bincount(group, weights=side == 0, minlength=n_groups)
+    short = np.bincount(group, weights=side == 1, minlength=n_groups)
+    minority = np.where(past <= short, 0, 1)[owner]
+    on_minority = side[members] == minority
+    key = (n_groups + 4) + 2 * owner + on_minority
+    alone = np.flatnonzero(on_minority)
+    cap = min(base_rows, SPLIT_ROWS)
+    if alone.size > cap:   # those nearest their kink
+        alone = alone[np.argpartition(np.abs(residual[members[alone]]), cap - 1)[:cap]]
+    key[alone] = 3 * n_groups + 4 + np.arange(alone.size)
+    ids, new = np.unique(np.concatenate([label[kept], key]), return_inverse=True)
+    new = new.ravel()
+    of_kept = np.full(n_groups, -1)
+    of_kept[kept] = new[:kept.size]
+    out = of_kept[group]
+    out[members] = new[kept.size:]
+    merged = np.zeros((ids.size, sums.shape[1]))
+    np.add.at(merged, new[:kept.size], sums[kept])
+    # only the split-off rows are read: the rest of a mixed group is its sum minus theirs
+    off = np.flatnonzero(on_minority)
+    pieces, local = np.unique(new[kept.size:][off], return_inverse=True)
+    piece_sums = _group_sums(rows, members[off], local.ravel(), costs, pieces.size)
+    merged[pieces] = piece_sums
+    rest = new[kept.size:][~on_minority]
+    first = np.unique(rest, return_index=True)
+    merged[first[0]] = sums[owner[~on_minority][first[1]]]
+    piece_owner = np.empty(pieces.size, dtype=np.intp)
+    piece_owner[local.ravel()] = owner[off]
+    rest_of = np.full(n_groups, -1)
+    rest_of[owner[~on_minority][first[1]]] = first[0]
+    np.subtract.at(merged, rest_of[piece_owner], piece_sums)
+    start = None
+    if beta is not None:   # each new group starts at the dual of its source (a piece: its parent's)
+        start = np.empty(ids.size)
+        start[new[:kept.size]] = beta[kept]
+        start[new[kept.size:]] = beta[owner]
+    return out, merged, start
+
+
 def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1.0, c_neg: float = 1.0, *,
                        integral: bool = False, time_limit: float | None = None, row_sampling: float | None = None,
                        base_rows: int = BASE_ROWS, random_state=None, rng: np.random.Generator | None = None,
-                       costs_of: np.ndarray | None = None) -> ThresholdLPResult:
+                       costs_of: np.ndarray | None = None, warm: bool | None = None) -> ThresholdLPResult:
     """The m-of-n LP (or, with ``integral``, integer program) for one m over all rows, exactly.
 
     Parameters
@@ -288,6 +342,11 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
         Seeds the samples (``rng``, an already made Generator, takes precedence).
     costs_of : ndarray, optional
         Error cost of each row (default: ``c_pos`` or ``c_neg`` times its weight).
+    warm : bool, optional
+        Solve the LP relaxations in one HiGHS model, each from the last one's basis
+        (:class:`~logicrules.lp.mofn_warm.WarmChecklistLP`); default: when highspy is installed.
+        False: each from scratch (SciPy's HiGHS). The optimum is the same; the integer program
+        is always solved from scratch.
 
     Returns
     -------
@@ -305,45 +364,44 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     rng = np.random.default_rng(check_seed(random_state)) if rng is None else rng
     costs = _row_costs(rows, c_pos, c_neg) if costs_of is None else costs_of
     history: list = []
-    group, optimal = _first_groups(rows, costs, m, lam, time_limit, row_sampling, base_rows, rng, history)
+    group, optimal = _first_groups(rows, costs, m, lam, time_limit, row_sampling, base_rows, rng, history, warm)
     n_groups = int(group.max(initial=-1)) + 1
     require_model_memory(float(n_groups) * rows.n_attributes, n_groups, n_groups + rows.n_attributes, "the m-of-n LP")
     sums = _group_sums(rows, np.arange(rows.n_rows), group, costs, n_groups)
     weight = np.bincount(group, weights=costs, minlength=n_groups)
     positive = np.zeros(n_groups, dtype=bool)
     positive[group] = rows.positive
-    rounds = 0
+    rounds, merging, previous, start = 0, not integral, -np.inf, None
+    scale = max(1.0, float(costs.sum()))
+    if warm is None:
+        warm = warm_available()
+    elif warm and not warm_available():
+        raise ImportError("warm=True needs highspy, the optional 'highs' extra (pip install highspy)")
+    model = WarmChecklistLP(rows.n_attributes, m, lam, time_limit) if warm and not integral else None
     while True:
         rounds += 1
-        w, value, proved = _solve_relaxation(sums, weight, positive, m, lam, integral, time_limit)
+        if model is None:
+            w, value, proved, beta = _solve_relaxation(sums, weight, positive, m, lam, integral, time_limit)
+        else:
+            w, value, proved, beta = model.solve(sums, weight, positive, start)
         optimal &= proved
         residual = _residuals(rows, rows.scores(w), m)
         objective = lam * float(w.sum()) + float(costs @ np.maximum(residual, 0.0))
         side = _sides(residual)
-        mixed = ((np.bincount(group, weights=side == 0, minlength=n_groups) > 0)
-                 & (np.bincount(group, weights=side == 1, minlength=n_groups) > 0))
+        past = np.bincount(group, weights=side == 0, minlength=n_groups)
+        short = np.bincount(group, weights=side == 1, minlength=n_groups)
+        mixed = (past > 0) & (short > 0)
         history.append({"rows": rows.n_rows, "groups": n_groups, "split": int(np.count_nonzero(mixed)),
                         "lower": value, "upper": objective, "seconds": time.perf_counter() - started})
         if not mixed.any():
             break
-        # split every mixed group: its rows on the side of fewer rows (if not too many) get a
-        # constraint each, the others (at the kink or on the majority side) stay a group
-        members = np.flatnonzero(mixed[group])
-        past = np.bincount(group, weights=side == 0, minlength=n_groups)
-        short = np.bincount(group, weights=side == 1, minlength=n_groups)
-        minority = np.where(past <= short, 0, 1)[group[members]]
-        key = group[members] * 3 + np.where(side[members] == minority, 1, 0)
-        alone = (side[members] == minority) & (np.minimum(past, short)[group[members]] <= base_rows)
-        key[alone] = 3 * n_groups + np.arange(np.count_nonzero(alone))
-        pieces, piece = np.unique(key, return_inverse=True)
-        keep = np.flatnonzero(~mixed)
-        renumber = np.full(n_groups, -1)
-        renumber[keep] = np.arange(keep.size)
-        group = renumber[group]
-        group[members] = keep.size + piece.ravel()
-        piece_sums = _group_sums(rows, members, piece.ravel(), costs, pieces.size)
-        sums = np.concatenate([sums[keep], piece_sums])
-        n_groups = keep.size + pieces.size
+        # merging keeps the bound but may undo a split: once a round does not raise the bound,
+        # the groups only split (so the rounds end)
+        merging &= value > previous + 1e-12 * scale
+        previous = value
+        group, sums, start = _regroup(rows, costs, group, sums, residual, side, mixed, positive,
+                                      beta if merging else None, base_rows)
+        n_groups = sums.shape[0]
         weight = np.bincount(group, weights=costs, minlength=n_groups)
         positive = np.zeros(n_groups, dtype=bool)
         positive[group] = rows.positive

@@ -46,12 +46,13 @@ def _instance(seed):
 
 
 @settings(max_examples=120, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from([None, 0.2, 0.5]), st.integers(2, 6))
-def test_row_generation_reaches_the_plain_lp_optimum(seed, fraction, base_rows):
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, 0.2, 0.5]), st.integers(2, 6), st.booleans())
+def test_row_generation_reaches_the_plain_lp_optimum(seed, fraction, base_rows, warm):
+    """Row generation (warm-started relaxations, or each solved cold) reaches the plain LP's optimum."""
     rng, A, y, sw, m, lam, c_pos, c_neg = _instance(seed)
     rows = ChecklistRows.from_dense(A, y, sw)
     fit = solve_threshold_lp(rows, m, lam, c_pos, c_neg, row_sampling=fraction, base_rows=base_rows,
-                             random_state=int(rng.integers(1000)))
+                             random_state=int(rng.integers(1000)), warm=warm)
     reference = _reference_lp(A.astype(float), y, sw, m, lam, c_pos, c_neg)
     scale = max(1.0, float(sw.sum()) * max(c_pos, c_neg))
     assert fit.optimal
