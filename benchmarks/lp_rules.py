@@ -106,10 +106,13 @@ def _size(model) -> float:
     return float("nan")
 
 
-def cross_validate(name: str, X: pd.DataFrame, y: np.ndarray, folds: int, seed: int, log) -> list[dict]:
+def cross_validate(name: str, X: pd.DataFrame, y: np.ndarray, folds: int, seed: int, log,
+                   models: list[str] | None = None) -> list[dict]:
     rows = []
     splitter = StratifiedKFold(n_splits=folds, shuffle=True, random_state=seed)
     for model_name, template in _models(X, seed).items():
+        if models is not None and model_name not in models:
+            continue
         accuracies, sizes, seconds = [], [], []
         for train, test in splitter.split(X, y):
             model = _clone(template)
@@ -202,6 +205,8 @@ def main(argv=None) -> int:
     parser.add_argument("--speed-thresholds", type=int, default=100, help="quantile thresholds per column")
     parser.add_argument("--speed-lam", type=float, default=0.005, help="lam as a fraction of the rows")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--models", nargs="*", default=None,
+                        help='only these columns of the accuracy table (e.g. "LP m_of_n"; default: all)')
     parser.add_argument("--out", default=None, help="also write the markdown tables to this file")
     args = parser.parse_args(argv)
     data_dir = report_common.data_dir(args.data_dir)
@@ -219,7 +224,7 @@ def main(argv=None) -> int:
                 keep = np.sort(keep)
                 X, y = X.iloc[keep].reset_index(drop=True), y[keep]
             log(f"{name}: {len(y)} rows, {X.shape[1]} columns, {int(y.sum())} positives")
-            rows.extend(cross_validate(name, X, y, folds, args.seed, log))
+            rows.extend(cross_validate(name, X, y, folds, args.seed, log, args.models))
         missing = [p for p in ("wittgenstein", "imodels") if importlib.util.find_spec(p) is None]
         sections.append(
             f"## Accuracy (%) ± std over {folds}-fold stratified CV, (rule size: literals, n for m-of-n; tree: leaves)\n\n"

@@ -248,14 +248,15 @@ def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, ti
     history.extend(start.history)
     residual = _residuals(rows, rows.scores(start.w), m)
     key = _sides(residual) + 3 * rows.positive
-    near = np.argpartition(np.abs(residual), base_rows - 1)[:base_rows]
-    key[near] = 6 + np.arange(base_rows)  # the rows nearest their kink: a constraint each
+    count = min(base_rows, SPLIT_ROWS)
+    near = np.argpartition(np.abs(residual), count - 1)[:count]
+    key[near] = 6 + np.arange(count)  # the rows nearest their kink: a constraint each
     return np.unique(key, return_inverse=True)[1].ravel(), start.optimal
 
 
 def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np.ndarray, residual: np.ndarray,
-             side: np.ndarray, mixed: np.ndarray, positive: np.ndarray, beta: np.ndarray | None,
-             base_rows: int) -> tuple[np.ndarray, np.ndarray]:
+             side: np.ndarray, past: np.ndarray, short: np.ndarray, positive: np.ndarray,
+             beta: np.ndarray | None, base_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
     """The next partition: every mixed group split by side, its rows on the side of fewer rows
     a piece, except the ``min(base_rows, SPLIT_ROWS)`` of them (over all groups) nearest their
     kink, which get a constraint each; and, given the duals ``beta`` of the
@@ -264,17 +265,16 @@ def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np
     the bound never drops, and keeps the relaxation small (its fractional groups, at most one
     per literal at a vertex, stay apart). Returns the group of every row, the groups' sums and
     (given ``beta``) each new group's starting dual: its source's, a piece its parent's."""
-    n_groups = mixed.size
+    n_groups = past.size
+    mixed = (past > 0) & (short > 0)
     label = np.arange(n_groups)
     if beta is not None:
         low, high = ~mixed & (beta <= _TOL), ~mixed & (beta >= 1.0 - _TOL)
         label[low] = n_groups + positive[low]
         label[high] = n_groups + 2 + positive[high]
-    kept = np.flatnonzero(~mixed)
+    kept, split = np.flatnonzero(~mixed), np.flatnonzero(mixed)
     members = np.flatnonzero(mixed[group])
     owner = group[members]
-    past = np.bincount(group, weights=side == 0, minlength=n_groups)
-    short = np.bincount(group, weights=side == 1, minlength=n_groups)
     minority = np.where(past <= short, 0, 1)[owner]
     on_minority = side[members] == minority
     key = (n_groups + 4) + 2 * owner + on_minority
@@ -283,32 +283,39 @@ def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np
     if alone.size > cap:   # those nearest their kink
         alone = alone[np.argpartition(np.abs(residual[members[alone]]), cap - 1)[:cap]]
     key[alone] = 3 * n_groups + 4 + np.arange(alone.size)
-    ids, new = np.unique(np.concatenate([label[kept], key]), return_inverse=True)
-    new = new.ravel()
-    of_kept = np.full(n_groups, -1)
-    of_kept[kept] = new[:kept.size]
-    out = of_kept[group]
-    out[members] = new[kept.size:]
-    merged = np.zeros((ids.size, sums.shape[1]))
-    np.add.at(merged, new[:kept.size], sums[kept])
+    # new group numbers in the order of the keys (kept and merged groups, then pieces), no sort
+    present = np.zeros(3 * n_groups + 4 + alone.size, dtype=bool)
+    present[label[kept]] = True
+    present[key] = True
+    relabel = np.cumsum(present) - 1
+    n_new = int(relabel[-1]) + 1
+    of_kept, of_member = relabel[label[kept]], relabel[key]
+    of_group = np.full(n_groups, -1)
+    of_group[kept] = of_kept
+    out = of_group[group]
+    out[members] = of_member
+    merged = np.zeros((n_new, sums.shape[1]))
+    np.add.at(merged, of_kept, sums[kept])
     # only the split-off rows are read: the rest of a mixed group is its sum minus theirs
     off = np.flatnonzero(on_minority)
-    pieces, local = np.unique(new[kept.size:][off], return_inverse=True)
-    piece_sums = _group_sums(rows, members[off], local.ravel(), costs, pieces.size)
+    is_piece = np.zeros(n_new, dtype=bool)
+    is_piece[of_member[off]] = True
+    pieces = np.flatnonzero(is_piece)
+    local = (np.cumsum(is_piece) - 1)[of_member[off]]
+    piece_sums = _group_sums(rows, members[off], local, costs, pieces.size)
     merged[pieces] = piece_sums
-    rest = new[kept.size:][~on_minority]
-    first = np.unique(rest, return_index=True)
-    merged[first[0]] = sums[owner[~on_minority][first[1]]]
+    rest = relabel[n_groups + 4 + 2 * split]   # every mixed group keeps rows on its majority side
+    merged[rest] = sums[split]
     piece_owner = np.empty(pieces.size, dtype=np.intp)
-    piece_owner[local.ravel()] = owner[off]
+    piece_owner[local] = owner[off]
     rest_of = np.full(n_groups, -1)
-    rest_of[owner[~on_minority][first[1]]] = first[0]
+    rest_of[split] = rest
     np.subtract.at(merged, rest_of[piece_owner], piece_sums)
     start = None
     if beta is not None:   # each new group starts at the dual of its source (a piece: its parent's)
-        start = np.empty(ids.size)
-        start[new[:kept.size]] = beta[kept]
-        start[new[kept.size:]] = beta[owner]
+        start = np.empty(n_new)
+        start[of_kept] = beta[kept]
+        start[of_member] = beta[owner]
     return out, merged, start
 
 
@@ -399,7 +406,7 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
         # the groups only split (so the rounds end)
         merging &= value > previous + 1e-12 * scale
         previous = value
-        group, sums, start = _regroup(rows, costs, group, sums, residual, side, mixed, positive,
+        group, sums, start = _regroup(rows, costs, group, sums, residual, side, past, short, positive,
                                       beta if merging else None, base_rows)
         n_groups = sums.shape[0]
         weight = np.bincount(group, weights=costs, minlength=n_groups)
