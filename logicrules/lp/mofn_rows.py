@@ -352,8 +352,9 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     warm : bool, optional
         Solve the LP relaxations in one HiGHS model, each from the last one's basis
         (:class:`~logicrules.lp.mofn_warm.WarmChecklistLP`); default: when highspy is installed.
-        False: each from scratch (SciPy's HiGHS). The optimum is the same; the integer program
-        is always solved from scratch.
+        False: each from scratch (SciPy's HiGHS). The optimum is the same; the first relaxation
+        (the only one without sampling) and the integer program are always solved by SciPy's
+        HiGHS from scratch, so a fit without sampling picks the same optimal w on every path.
 
     Returns
     -------
@@ -387,7 +388,7 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     model = WarmChecklistLP(rows.n_attributes, m, lam, time_limit) if warm and not integral else None
     while True:
         rounds += 1
-        if model is None:
+        if model is None or start is None:   # the first relaxation: cold, as every other path solves it
             w, value, proved, beta = _solve_relaxation(sums, weight, positive, m, lam, integral, time_limit)
         else:
             w, value, proved, beta = model.solve(sums, weight, positive, start)
