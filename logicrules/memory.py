@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "parse_memory", "require", "work_bytes"]
+__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "available", "parse_memory", "require",
+           "work_bytes"]
 
 #: Default ``memory_limit`` of every learner: 2 GiB.
 DEFAULT_MEMORY_LIMIT = 2 * 1024**3
@@ -151,6 +152,22 @@ def require(nbytes: float, what: str, how: str) -> None:
     budget = _ACTIVE.get()
     if budget is not None:
         budget.require(nbytes, what, how)
+
+
+def available() -> float:
+    """Bytes the active budget (:meth:`MemoryBudget.active`) has left: its limit less what it
+    holds; infinite outside a fit with a budget.
+
+    Examples
+    --------
+    >>> available()
+    inf
+    >>> with MemoryBudget("1MB").active():
+    ...     available()
+    1000000.0
+    """
+    budget = _ACTIVE.get()
+    return float("inf") if budget is None else max(float(budget.limit) - budget.held, 0.0)
 
 
 def work_bytes(default: int) -> int:

@@ -21,11 +21,17 @@ import numpy as np
 from scipy import sparse
 
 from logicrules.lp import kernels
+from logicrules import memory
+from logicrules.memory import MemoryLimitError
 from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
-from logicrules.lp.solvers import LPResult, solve_problem
+from logicrules.lp.solvers import LPResult, model_bytes, solve_problem
 
 #: LP weights closer than this are one threshold of rounding (:func:`threshold_values`).
 ROUND_TOL = 1e-9
+#: Fewest uncovered rows a round of row generation adds (when there are that many).
+ROWS_PER_ROUND = 2000
+#: Rounds of row generation in which slack rows may leave the row set (afterwards it only grows).
+DROPPING_ROUNDS = 20
 
 __all__ = ["ROUND_TOL", "threshold_values", "screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
            "round_solution", "upper_bound", "solve_with_screening"]
@@ -362,14 +368,26 @@ def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None
     The LP (or integer program) on a subset S of the positive rows is a relaxation of the full
     one (fewer constraints, same costs). When its solution covers every row outside S
     (``a_i w >= 1``), it is feasible for the full problem at the same value, no other row paying
-    an error, hence optimal; otherwise the rows it leaves uncovered join S and S is solved again.
+    an error, hence optimal; otherwise rows it leaves uncovered join S and S is solved again.
     The dual of S, zero on the other rows, is dual feasible for the full problem whenever it is
-    for S (same column costs), with the same value. Returns the result over all rows and the
-    final S (None when all rows were used).
+    for S (same column costs), with the same value.
+
+    Bounded (:func:`_next_rows`): a round adds at most as many uncovered rows as S has (at least
+    :data:`ROWS_PER_ROUND`) and as the memory limit leaves room for, the least covered first,
+    and when that leaves some out, during the first :data:`DROPPING_ROUNDS` rounds, rows S
+    covers with room to spare (``a_i w > 1``, dual 0) leave it; this only changes how S is
+    reached, not the optimum (afterwards S only grows, so the loop ends). With ``rows=None`` all rows are solved at once when the solver's model fits the
+    ``memory_limit`` of the fit, otherwise by this row generation from every tenth row.
+    Returns the result over all rows and the final S (None when all rows were used).
     """
     if rows is None:
-        return solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit,
-                             merge_rows=merge_rows), None
+        try:
+            return solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit,
+                                 merge_rows=merge_rows), None
+        except MemoryLimitError:
+            if problem.n_rows < 10 * ROWS_PER_ROUND:
+                raise
+            rows = np.arange(0, problem.n_rows, 10)
     start = time.perf_counter()
     active = np.zeros(problem.n_rows, dtype=bool)
     active[rows] = True
@@ -380,10 +398,8 @@ def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None
         result = solve_problem(problem.restrict_rows(chosen), solver=solver, integral=integral,
                                time_limit=time_limit, merge_rows=merge_rows)
         coverage = problem.coverage(result.w)
-        missing = ~active & (coverage < 1.0 - 1e-9)
-        if not missing.any():
+        if not _next_rows(problem, active, chosen, coverage, result.dual, rounds):
             break
-        active |= missing
     dual = None
     if result.dual is not None:
         dual = np.zeros(problem.n_rows)
@@ -395,6 +411,34 @@ def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None
                     integral=integral, n_columns=problem.n_columns, n_rows=problem.n_rows,
                     lower_bound=float(dual.sum()) if dual is not None else result.lower_bound,
                     details={"row_rounds": rounds}), chosen
+
+
+def _next_rows(problem: GroupTestingProblem, active: np.ndarray, chosen: np.ndarray, coverage: np.ndarray,
+               dual: np.ndarray | None, rounds: int) -> bool:
+    """Update the row set S (``active``; ``chosen`` its rows) of a row generation after a solve
+    whose solution covers the rows ``coverage`` times; False when it is optimal (every row outside
+    S covered). Adds the uncovered rows outside S, the least covered first, at most as many as S
+    has (at least :data:`ROWS_PER_ROUND`) and as the solver's model of the grown S leaves room for
+    under the fit's ``memory_limit``. When that cap leaves uncovered rows out, in the first
+    :data:`DROPPING_ROUNDS` rounds, the rows of S covered more than once with dual 0 leave it
+    (their constraint is slack: the solution stays optimal on the rest)."""
+    missing = np.flatnonzero(~active & (coverage < 1.0 - 1e-9))
+    if not missing.size:
+        return False
+    per_row = model_bytes(float(row_counts(problem.A_pos[missing[:1000]]).mean()) + 1.0, 1.0, 1.0)
+    room = max(chosen.size, ROWS_PER_ROUND)
+    fits = memory.available() / per_row - chosen.size
+    if fits < room:
+        room = max(int(fits), 1)
+    if missing.size > room:
+        missing = missing[np.argsort(coverage[missing], kind="stable")[:room]]
+        if rounds <= DROPPING_ROUNDS:
+            slack = coverage[chosen] > 1.0 + 1e-9
+            if dual is not None:
+                slack &= dual <= 0.0
+            active[chosen[slack]] = False
+    active[missing] = True
+    return True
 
 
 def _first_working_set(bound: np.ndarray, keep: np.ndarray, rule: np.ndarray, w_hint, size: int) -> np.ndarray:
