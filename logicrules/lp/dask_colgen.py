@@ -16,8 +16,12 @@ holds a set S of positive patterns and the partitions answer counts:
    (:func:`~logicrules.lp.dask_pricing.price`) is exact over every conjunction of at most
    ``max_size`` (<= 4) literals and the empty one: ``G`` from S on the driver, ``L`` from the
    Gram matrix for one and two literals, and counted over the partitions for the triples and
-   quadruples whose dual bound can still price out (one pass per size). Columns of negative
-   reduced cost join the pool (the ``top_k`` least), and the master is solved again.
+   quadruples whose dual bound can still price out. A cheap beam
+   (:func:`~logicrules.lp.dask_pricing.price_beam`: the best pairs extended a literal at a
+   time, a counting pass per size) is tried first; the exact search runs when it finds no
+   column, and stops at the first size at which some column prices out (no passes for the
+   larger sizes while shorter columns still do). Columns of negative reduced cost join the
+   pool (the ``top_k`` least), and the master is solved again. A round that finds none has searched every size: the proof of step 4.
 4. **Row generation** (one pass per round): when the pricing finds nothing, every partition
    returns the patterns of S with their weights (so that S carries the full weight of its
    patterns) and the patterns of its other positive rows that the master's solution leaves
@@ -59,7 +63,7 @@ from logicrules.lp.colgen_rows import _master_on_rows
 from logicrules.lp.dask_clause import _class_costs, sample_fraction
 from logicrules.lp.dask_passes import (ClauseRows, SampleRows, Sums, Totals, _collect, _merge, _Request, lookup,
                                        row_keys, run_pass)
-from logicrules.lp.dask_pricing import Negatives, price
+from logicrules.lp.dask_pricing import Negatives, price, price_beam
 from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.master import ConjunctionPool, RuleSetProblem, conjunction_extents, solve_master_mip
 from logicrules.lp.model import matvec
@@ -73,6 +77,8 @@ DASK_CG_MAX_SIZE = 4
 #: Most new patterns a round of row generation adds to the master (the most violated first);
 #: fewer when the memory limit leaves room for fewer (:func:`_rows_per_round`).
 DASK_CG_ROWS_PER_ROUND = 1 << 14
+#: Terms the cheap beam of every pricing round keeps per size (:func:`~logicrules.lp.dask_pricing.price_beam`).
+BEAM_WIDTH = 10
 #: A row is short of covered when ``a_i w < 1 - _COVER_TOL`` (as in memory).
 _COVER_TOL = 1e-9
 
@@ -293,7 +299,11 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     while True:
         iterations += 1
         lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
-        found = price(pool.problem, negatives, lp.mu, lp.nu, int(max_size), int(top_k), tol) if rows.shape[0] else None
+        found = None
+        if rows.shape[0] and max_size >= 3:  # the cheap beam first; the exact search when it finds nothing
+            found = price_beam(pool.problem, negatives, lp.mu, lp.nu, int(max_size), BEAM_WIDTH, tol, int(top_k))
+        if rows.shape[0] and not (found is not None and any(t not in pool for t in found.terms)):
+            found = price(pool.problem, negatives, lp.mu, lp.nu, int(max_size), int(top_k), tol, first_found=True)
         if found is not None:
             pricing_seconds += found.seconds
         new = [] if found is None else [t for t, rc in zip(found.terms, found.reduced_costs) if rc < -tol and t not in pool]

@@ -14,20 +14,24 @@ partitions for one and two literals; for three and four, counted over the partit
 empty one. Terms of at most two literals are evaluated directly. A triple's or quadruple's
 ``L`` is not known, but ``L >= 0``, so ``-G(K) + (lam + nu)(1 + |K|) + e_K`` bounds its reduced
 cost from below; ``G`` only shrinks as literals are added, so a pair or triple whose gain
-already fails that bound for the larger size has no hopeful extension. Only the triples and
-quadruples whose bound lies below the threshold ``t`` are sent to the partitions, all those of
-one size in one counting pass (each partition returns one count per candidate, summed:
-:class:`HeldCounts`); every other one has ``rc >= t``. The threshold is ``-tol`` (a column must
-price out), lowered to the ``top_k``-th least reduced cost already known from the smaller
-sizes (a candidate above it cannot be among the ``top_k`` returned). So every conjunction of
+already fails that bound for the larger size has no hopeful extension (the bounds and the exact
+gains on the driver come from the packed kernels of the in-memory pricing,
+:mod:`logicrules.lp.pricing_bits`). Only the triples and quadruples whose bound lies below the
+threshold ``t`` are sent to the partitions (each partition returns one count per candidate,
+summed: :class:`HeldCounts`); every other one has ``rc >= t``. The threshold is ``-tol`` (a
+column must price out), lowered to the ``top_k``-th least reduced cost known (a candidate
+above it cannot be among the ``top_k`` returned); candidates are counted in batches of the
+least bounds first, each batch one pass that lowers the threshold for the rest
+(:class:`_Counted`). So every conjunction of
 negative reduced cost among the ``top_k`` least is found with its exact value, and when none
 has one the pricing proves it, as the in-memory pricing does
 (:func:`~logicrules.lp.pricing.price_exact`).
 
-Memory on the driver: S's rows of positive dual as floats, ``m x m`` gain matrices (one per
-first literal, one per hopeful pair for quadruples), the candidates of one pass (checked
-against ``memory_limit`` before they are sent, 40 bytes each), and the counted values kept for
-later rounds (``L`` does not change).
+Memory on the driver: S's rows of positive dual packed (one bit per cell), ``m x m`` gain
+matrices, at most :data:`PENDING_CANDIDATES` candidates waiting, and the counted values kept
+for later rounds (``L`` does not change; checked against ``memory_limit``, 40 bytes each). A
+partition holds its packed rows of the other class (weighted: unpacked once to group them by
+weight) and one count per candidate of the pass.
 """
 
 from __future__ import annotations
@@ -41,56 +45,83 @@ import numpy as np
 from logicrules import memory
 from logicrules.fca.row_block import RowBlock
 from logicrules.lp.pricing import Pricing
+from logicrules.lp.pricing_bits import WeightedBits, _candidate_layout
 from logicrules.progress import pass_line
 
-__all__ = ["Negatives", "HeldCounts", "price", "CANDIDATE_BYTES"]
+__all__ = ["Negatives", "HeldCounts", "price", "price_beam", "CANDIDATE_BYTES", "FIRST_BATCH", "PENDING_CANDIDATES"]
 
 #: Driver bytes per candidate conjunction sent to the partitions (its literals and its count,
 #: the cached key and value).
 CANDIDATE_BYTES = 40
+#: Candidates of one size counted in the first pass of a pricing round (then twice as many per
+#: pass), the least bounds first (:func:`_least`).
+FIRST_BATCH = 1 << 14
+#: Most candidates of one size waiting to be counted on the driver (:class:`_Counted`).
+PENDING_CANDIDATES = 1 << 20
 #: Words (64 rows each) of candidate conjunctions ANDed at once by a partition.
 _WORDS_AT_ONCE = 1 << 22
-#: Cells (rows x candidates) of a weighted partition tested at once.
-_CELLS_AT_ONCE = 1 << 24
 
 
-def _held(block: RowBlock, combos: np.ndarray, other: int, complement: bool) -> np.ndarray:
-    """The weight (without weights: the number) of the rows of class ``other`` of a partition on
-    which every literal of each combination holds (is false, with ``complement``)."""
-    t, r = combos.shape
+def _negative_bits(block: RowBlock, other: int, complement: bool) -> WeightedBits:
+    """The rows of class ``other`` of a partition (complemented with ``complement``) as
+    :class:`~logicrules.lp.pricing_bits.WeightedBits`: its packed bits masked by the class
+    without weights (one group of weight 1, padded to whole tiles of 4 words), packed from the
+    class's rows grouped by weight with them."""
     if block.weights is None:
-        out = np.zeros(t, dtype=np.int64)
         mask = block.class_bits()[other]
-        per = max(1, _WORDS_AT_ONCE // max(r * block.bits.shape[1], 1))
-        for lo in range(0, t, per):
-            sub = block.bits[combos[lo:lo + per]]  # (g, r, words)
-            if complement:
-                np.invert(sub, out=sub)
-            out[lo:lo + per] = np.bitwise_count(np.bitwise_and.reduce(sub, axis=1) & mask).sum(axis=1)
-        return out
-    out = np.zeros(t)
+        words = max(4, -(-mask.size // 4) * 4)
+        bits = np.zeros((block.n_attributes, words), dtype=np.uint64)
+        bits[:, :mask.size] = (~block.bits if complement else block.bits) & mask
+        valid = np.zeros(words, dtype=np.uint64)
+        valid[:mask.size] = mask
+        return WeightedBits(bits, np.array([0, words], dtype=np.int64), np.ones(1), valid)
     rows = np.flatnonzero(block.labels == other)
-    if rows.size == 0 or t == 0:
-        return out
-    used, local = np.unique(combos, return_inverse=True)
-    local = local.reshape(t, r)
-    dense = block.dense(columns=used)[rows]
+    dense = block.dense()[rows]
     if complement:
         np.logical_not(dense, out=dense)
-    weights = block.weights[rows]
-    per = max(1, _CELLS_AT_ONCE // rows.size)
-    for lo in range(0, t, per):
-        part = local[lo:lo + per]
-        holds = dense[:, part[:, 0]].copy()
-        for j in range(1, r):
-            holds &= dense[:, part[:, j]]
-        out[lo:lo + per] = weights @ holds
-    return out
+    return WeightedBits.pack(dense, np.asarray(block.weights, dtype=np.float64)[rows])
+
+
+def _layout(combos: np.ndarray) -> tuple:
+    """How :func:`_held` counts sorted combinations (rows ascending, all distinct): the flat
+    arrays of the triple kernel (grouped by first literal) or of the quadruple kernel (grouped
+    by the first three), or the combinations themselves for other sizes."""
+    t, r = combos.shape
+    if r == 3:
+        starts = np.flatnonzero(np.r_[True, combos[1:, 0] != combos[:-1, 0]])
+        bounds = np.r_[starts, t]
+        return 3, _candidate_layout([(int(combos[lo, 0]), combos[lo:hi, 1], combos[lo:hi, 2])
+                                     for lo, hi in zip(bounds[:-1], bounds[1:])])
+    if r == 4:
+        starts = np.flatnonzero(np.r_[True, (combos[1:, :3] != combos[:-1, :3]).any(axis=1)])
+        prefix = combos[starts].astype(np.int64)
+        return 4, (prefix[:, 0], prefix[:, 1], prefix[:, 2], np.r_[starts, t].astype(np.int64),
+                   combos[:, 3].astype(np.int64))
+    return r, combos
+
+
+def _held(block: RowBlock, layout: tuple, other: int, complement: bool) -> np.ndarray:
+    """The weight (without weights: the number) of the rows of class ``other`` of a partition on
+    which every literal of each combination of ``layout`` (:func:`_layout`) holds (is false,
+    with ``complement``): by the parallel kernels of the exact in-memory pricing for triples and
+    quadruples, by ANDed extents for other sizes."""
+    r, arrays = layout
+    neg = _negative_bits(block, other, complement)
+    if r == 3:
+        return neg.triples(*arrays)
+    if r == 4:
+        return neg.quads(*arrays)
+    counted = np.zeros(arrays.shape[0])
+    per = max(1, _WORDS_AT_ONCE // max(r * neg.bits.shape[1], 1))
+    for lo in range(0, arrays.shape[0], per):
+        counted[lo:lo + per] = neg.count(np.bitwise_and.reduce(neg.bits[arrays[lo:lo + per]], axis=1))
+    return counted
 
 
 class HeldCounts:
     """One counting pass: each partition returns, for every candidate conjunction, the weight of
-    its negative rows holding it (:func:`_held`); the partial counts are tree-summed."""
+    its negative rows holding it (:func:`_held`); the partial counts are tree-summed. The
+    candidates are sorted and laid out for the kernels once, on the driver."""
 
     def __init__(self, counts: Any, other: int, complement: bool) -> None:
         self.counts, self.other, self.complement = counts, other, complement
@@ -99,14 +130,19 @@ class HeldCounts:
         import dask
 
         start = time.perf_counter()
-        kernel = dask.delayed(functools.partial(_held, combos=np.ascontiguousarray(combos, dtype=np.intp),
-                                                other=self.other, complement=self.complement))
+        combos = np.asarray(combos, dtype=np.intp)
+        order = np.lexsort(combos.T[::-1])
+        kernel = dask.delayed(functools.partial(_held, layout=_layout(combos[order]), other=self.other,
+                                                complement=self.complement))
         (total,) = dask.compute(self.counts.lazy(kernel))  # one key for the candidates, not one per task
         self.counts.n_passes += 1
         pass_line(self.counts.verbose, f"dask pass: negatives of {combos.shape[0]} conjunctions of "
                   f"{combos.shape[1]} literals over {self.counts.n_partitions} partitions",
                   time.perf_counter() - start)
-        return np.zeros(combos.shape[0]) if total is None else np.asarray(total, dtype=np.float64)
+        out = np.zeros(combos.shape[0])
+        if total is not None:
+            out[order] = np.asarray(total, dtype=np.float64)
+        return out
 
 
 class Negatives:
@@ -173,6 +209,17 @@ class Negatives:
         return out
 
 
+def _prices_out(values: list[np.ndarray], tol: float) -> bool:
+    return any(bool((v < -tol).any()) for v in values)
+
+
+def _least(values: np.ndarray, top_k: int) -> np.ndarray:
+    """The ``top_k`` least values, ascending."""
+    if values.size > top_k:
+        values = np.partition(values, top_k - 1)[:top_k]
+    return np.sort(values)
+
+
 def _threshold(values: list[np.ndarray], top_k: int, tol: float) -> float:
     """``-tol``, or the ``top_k``-th least of the values known when that is lower."""
     known = np.concatenate(values) if values else np.zeros(0)
@@ -181,7 +228,58 @@ def _threshold(values: list[np.ndarray], top_k: int, tol: float) -> float:
     return min(-tol, float(np.partition(known, top_k - 1)[top_k - 1]))
 
 
-def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k: int, tol: float) -> Pricing:
+class _Counted:
+    """The triples or quadruples of one pricing round: candidates with their bounds ``base``
+    (reduced cost less L, a lower bound as ``L >= 0``), counted over the partitions in batches.
+
+    :meth:`add` keeps the candidates whose bound is below the threshold (``-tol``, or the
+    ``top_k``-th least value known when lower); :meth:`count` counts them the least bounds
+    first, a batch per pass (:data:`FIRST_BATCH`, then twice as many each pass), every batch
+    lowering the threshold, so that candidates no longer below it are never counted. When more
+    than :data:`PENDING_CANDIDATES` wait, :meth:`add` counts batches until half as many do, so
+    the driver never holds more (the threshold it reaches also prunes the later candidates).
+    Counted terms and their exact values go to ``terms`` and ``values``."""
+
+    def __init__(self, L: Negatives, terms: list, values: list, top_k: int, tol: float) -> None:
+        self.L, self.terms, self.values, self.top_k, self.tol = L, terms, values, top_k, tol
+        self.pending: list[tuple[np.ndarray, np.ndarray]] = []
+        self.batch = FIRST_BATCH
+        self.least = _least(np.concatenate(values), top_k)
+
+    def threshold(self) -> float:
+        """``-tol``, or the ``top_k``-th least value known when lower (it falls as batches are counted)."""
+        return -self.tol if self.least.size < self.top_k else min(-self.tol, float(self.least[-1]))
+
+    def add(self, candidates: np.ndarray, base: np.ndarray) -> None:
+        keep = base < self.threshold()
+        if keep.any():
+            self.pending.append((candidates[keep], base[keep]))
+        if sum(b.size for _, b in self.pending) > PENDING_CANDIDATES:
+            self.count(PENDING_CANDIDATES // 2)
+
+    def count(self, leave: int = 0) -> None:
+        """Count batches until at most ``leave`` candidates below the threshold wait."""
+        if not self.pending:
+            return
+        candidates = np.concatenate([c for c, _ in self.pending])
+        base = np.concatenate([b for _, b in self.pending])
+        while True:
+            keep = base < self.threshold()
+            candidates, base = candidates[keep], base[keep]
+            if base.size <= leave:
+                break
+            take = np.zeros(base.size, dtype=bool)
+            take[np.argpartition(base, self.batch - 1)[:self.batch] if base.size > self.batch else slice(None)] = True
+            self.terms.append(candidates[take])
+            self.values.append(self.L.held(candidates[take]) + base[take])
+            self.least = _least(np.concatenate([self.least, self.values[-1]]), self.top_k)
+            candidates, base = candidates[~take], base[~take]
+            self.batch *= 2
+        self.pending = [(candidates, base)] if base.size else []
+
+
+def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k: int, tol: float,
+          first_found: bool = False) -> Pricing:
     """The ``top_k`` conjunctions of least reduced cost (module notes) over S's rows ``P.A_pos``.
 
     Parameters
@@ -198,6 +296,10 @@ def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k:
     top_k : int
     tol : float
         A column prices out when its reduced cost is below ``-tol``.
+    first_found : bool, default False
+        Stop after the first size (terms of at most two literals, then triples) at which some
+        column prices out: no counting pass for the larger sizes in the rounds that still find
+        short columns. Then not ``complete``; a search that finds nothing is complete.
 
     Returns
     -------
@@ -207,94 +309,130 @@ def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k:
     start = time.perf_counter()
     m = P.n_literals
     e = np.zeros(m) if P.literal_cost is None else np.asarray(P.literal_cost, dtype=np.float64)
-    rows, g = P.A_pos[mu > 0].astype(np.float64), mu[mu > 0]
+    mu = np.asarray(mu, dtype=np.float64)
+    pos = WeightedBits.pack(P.A_pos, mu)  # the rows of positive dual, grouped by it
     step = P.lam + nu
     terms: list[np.ndarray] = [np.zeros((1, 0), dtype=np.intp)]
-    values = [np.array([L.c_neg * L.total - float(g.sum()) + step])]
-    G1 = g @ rows if rows.size else np.zeros(m)
+    values = [np.array([L.c_neg * L.total - float(mu[mu > 0].sum()) + step])]
+    gain1 = pos.singles()
     terms.append(np.arange(m)[:, None])
-    values.append(L.single - G1 + 2 * step + e)
+    values.append(L.single - gain1 + 2 * step + e)
     if max_size >= 2 and m >= 2:
-        G2 = (rows * g[:, None]).T @ rows if rows.size else np.zeros((m, m))
+        gain2 = pos.pairs()
         i, j = np.triu_indices(m, 1)
         terms.append(np.column_stack([i, j]))
-        values.append(L.pair[i, j] - G2[i, j] + 3 * step + e[i] + e[j])
-    if max_size >= 3 and m >= 3 and rows.size:
-        t3 = _threshold(values, top_k, tol)
-        triples, gains3 = _hopeful_triples(rows, g, e, step, t3, max_size)
-        if triples.size:
-            terms.append(triples)
-            values.append(L.held(triples) - gains3 + 4 * step + e[triples].sum(axis=1))
-        if max_size >= 4 and m >= 4:
-            t4 = _threshold(values, top_k, tol)
-            quads, gains4 = _hopeful_quads(rows, g, e, step, t4)
-            if quads.size:
-                terms.append(quads)
-                values.append(L.held(quads) - gains4 + 5 * step + e[quads].sum(axis=1))
+        values.append(L.pair[i, j] - gain2[i, j] + 3 * step + e[i] + e[j])
+        if max_size >= 3 and m >= 3 and not (first_found and _prices_out(values, tol)):
+            per_first, gains3 = _triples(pos, gain1, gain2, e, step, _threshold(values, top_k, tol))
+            if per_first:
+                triples = _Counted(L, terms, values, top_k, tol)
+                found = np.concatenate([np.column_stack([np.full(b.size, a), b, c]) for a, b, c in per_first])
+                triples.add(found, 4 * step + e[found].sum(axis=1) - np.concatenate(gains3))
+                triples.count()
+            if max_size >= 4 and m >= 4 and per_first and not (first_found and _prices_out(values, tol)):
+                quads = _Counted(L, terms, values, top_k, tol)
+                _quads(pos, gain1, per_first, gains3, e, step, quads)
+                quads.count()
     flat = np.concatenate(values)
+    complete = not (first_found and _prices_out(values, tol))
     order = np.argsort(flat, kind="stable")[:top_k]
     starts = np.cumsum([0] + [v.size for v in values])
     block = np.searchsorted(starts, order, side="right") - 1
     found = [tuple(int(j) for j in terms[b][k - starts[b]]) for b, k in zip(block.tolist(), order.tolist())]
-    return Pricing(found, flat[order], float(flat.min()), True, time.perf_counter() - start)
+    return Pricing(found, flat[order], float(flat.min()), complete, time.perf_counter() - start)
 
 
-def _hopeful_triples(rows: np.ndarray, g: np.ndarray, e: np.ndarray, step: float, threshold: float,
-                     max_size: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every triple ``a < b < c`` whose bound ``-G + 4 step + e_abc`` is below ``threshold``,
-    with its gain G (by first literal: the gains of pairs over the rows holding it)."""
-    m = rows.shape[1]
-    found, gains = [], []
-    held = rows > 0
-    for a in range(m - 2):
-        ra = held[:, a]
-        if -g[ra].sum() + 4 * step + e[a] >= threshold:  # G(abc) <= G(a): no triple with a
-            continue
-        Ra, ga = rows[ra], g[ra]
-        G3 = (Ra * ga[:, None]).T @ Ra
-        b, c = np.triu_indices(m, 1)
-        inside = b > a
-        b, c = b[inside], c[inside]
-        hopeful = -G3[b, c] + 4 * step + e[a] + e[b] + e[c] < threshold  # L >= 0: only these can price out
-        found.append(np.column_stack([np.full(hopeful.sum(), a), b[hopeful], c[hopeful]]))
-        gains.append(G3[b, c][hopeful])
-    if not found:
-        return np.zeros((0, 3), dtype=np.intp), np.zeros(0)
-    return np.concatenate(found), np.concatenate(gains)
-
-
-def _hopeful_quads(rows: np.ndarray, g: np.ndarray, e: np.ndarray, step: float,
-                   threshold: float) -> tuple[np.ndarray, np.ndarray]:
-    """Every quadruple ``a < b < c < d`` whose bound ``-G + 5 step + e_abcd`` is below
-    ``threshold``, with its gain G: by hopeful pair (a, b) (``-G(ab) + 5 step + e_a + e_b``
-    below it), the gains of pairs over the rows holding both, among the literals c whose triple
-    (a, b, c) is still hopeful."""
-    m = rows.shape[1]
-    held = rows > 0
-    found, gains = [], []
+def _triples(pos: WeightedBits, gain1: np.ndarray, gain2: np.ndarray, e: np.ndarray, step: float,
+             threshold: float) -> tuple[list, list]:
+    """The triples ``a < b < c`` whose bound from their pairs, ``-min G(pair) + 4 step + e_abc``,
+    is below ``threshold``, grouped by first literal ``(a, b, c)`` (b ascending, c ascending
+    within b), with their exact gains (counted on the driver's rows of positive dual)."""
+    m = gain1.size
     later = np.arange(m)
-    for a in range(m - 3):
-        ra = held[:, a]
-        if -g[ra].sum() + 5 * step + e[a] >= threshold:
+    per_first = []
+    for a in range(m - 2):
+        if -gain1[a] + 4 * step + e[a] >= threshold:  # G(abc) <= G(a): no triple with a
             continue
-        Ra, ga = rows[ra], g[ra]
-        Ha = held[ra]
-        G3 = (Ra * ga[:, None]).T @ Ra  # G(a, b, c) at [b, c]; G(a, b) on the diagonal
-        for b in range(a + 1, m - 2):
-            if -G3[b, b] + 5 * step + e[a] + e[b] >= threshold:
+        ga = gain2[a]
+        alive = np.flatnonzero((later > a) & (-ga + 4 * step + e[a] + e < threshold))
+        if alive.size < 2:
+            continue
+        g = np.minimum(np.minimum(ga[alive][:, None], ga[alive][None, :]), gain2[np.ix_(alive, alive)])
+        ea = e[alive]
+        i, j = np.nonzero(np.triu(-g + 4 * step + e[a] + ea[:, None] + ea[None, :] < threshold, 1))
+        if i.size:
+            per_first.append((a, alive[i], alive[j]))
+    if not per_first:
+        return [], []
+    gains = pos.triples(*_candidate_layout(per_first))
+    bounds = np.cumsum([0] + [b.size for _, b, _ in per_first])
+    return per_first, [gains[lo:hi] for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+
+def _quads(pos: WeightedBits, gain1: np.ndarray, per_first: list, gains3: list, e: np.ndarray, step: float,
+           found: _Counted) -> None:
+    """Offer ``found`` every quadruple ``a < b < c < d`` whose bound is below its threshold
+    (read again for every prefix triple), with its bound ``5 step + e_abcd - G`` (G its exact
+    gain). A quadruple extends (a, b, c), (a, b, d) and (a, c, d): ``-min`` of their gains ``+
+    5 step + e_abcd`` bounds it first. Only triples of :func:`_triples` have a gain; any other
+    was pruned there with ``4 step`` at a threshold at least this one, so every quadruple
+    holding it is pruned too."""
+    m = gain1.size
+    for (a, b, c), g in zip(per_first, gains3):
+        threshold = found.threshold()
+        if -gain1[a] + 5 * step + e[a] >= threshold:
+            continue
+        alive = -g + 5 * step + e[a] + e[b] + e[c] < threshold
+        if not alive.any():
+            continue
+        G = np.full((m, m), -np.inf)
+        G[b, c] = g
+        qb, qc, qg = b[alive], c[alive], g[alive]
+        rows = max(1, (1 << 22) // m)  # (prefixes x m) candidate masks a block at a time
+        for lo in range(0, qb.size, rows):
+            pb, pc, pg = qb[lo:lo + rows], qc[lo:lo + rows], qg[lo:lo + rows]
+            low = np.minimum(np.minimum(G[pb], G[pc]), pg[:, None])
+            bound = 5 * step + e[a] + (e[pb] + e[pc])[:, None] + e[None, :] - low
+            q, d = np.nonzero((np.arange(m)[None, :] > pc[:, None]) & (bound < found.threshold()))
+            if not q.size:
                 continue
-            alive = np.flatnonzero((later > b) & (-G3[b] + 5 * step + e[a] + e[b] + e < threshold))
-            if alive.size < 2:
-                continue
-            rab = Ha[:, b]
-            Rab = Ra[rab][:, alive]
-            G4 = (Rab * ga[rab][:, None]).T @ Rab
-            c, d = np.triu_indices(alive.size, 1)
-            hopeful = -G4[c, d] + 5 * step + e[a] + e[b] + e[alive[c]] + e[alive[d]] < threshold
-            if hopeful.any():
-                c, d = c[hopeful], d[hopeful]
-                found.append(np.column_stack([np.full(c.size, a), np.full(c.size, b), alive[c], alive[d]]))
-                gains.append(G4[c, d])
-    if not found:
-        return np.zeros((0, 4), dtype=np.intp), np.zeros(0)
-    return np.concatenate(found), np.concatenate(gains)
+            exact = pos.quads(np.full(pb.size, a), pb, pc, np.searchsorted(q, np.arange(pb.size + 1)), d)
+            found.add(np.column_stack([np.full(q.size, a), pb[q], pc[q], d]),
+                      5 * step + e[a] + e[pb[q]] + e[pc[q]] + e[d] - exact)
+
+
+def price_beam(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, width: int, tol: float,
+               top_k: int) -> Pricing:
+    """A cheap heuristic pricing: the ``width`` pairs of least reduced cost extended one literal
+    at a time up to ``max_size``, the ``width`` best kept per step; each step's extensions that
+    can still price out (``-G + cost`` below ``-tol``) counted in one pass. Returns the columns
+    of negative reduced cost found (the ``top_k`` least), of one or two literals (exact) or from
+    the beam (not ``complete``): tried before :func:`price` in every round, it finds the long columns of the
+    early rounds, whose large duals leave the exact search's bounds weak, in a pass or two."""
+    start = time.perf_counter()
+    m = P.n_literals
+    e = np.zeros(m) if P.literal_cost is None else np.asarray(P.literal_cost, dtype=np.float64)
+    pos = WeightedBits.pack(P.A_pos, np.asarray(mu, dtype=np.float64))
+    step = P.lam + nu
+    gain2 = pos.pairs()
+    single = L.single - np.diag(gain2) + 2 * step + e
+    found = {(int(k),): float(single[k]) for k in np.flatnonzero(single < -tol)}
+    i, j = np.triu_indices(m, 1)
+    pair = L.pair[i, j] - gain2[i, j] + 3 * step + e[i] + e[j]
+    found.update({(int(i[k]), int(j[k])): float(pair[k]) for k in np.flatnonzero(pair < -tol)})
+    beam = np.column_stack([i, j])[np.argsort(pair, kind="stable")[:width]]
+    while beam.size and beam.shape[1] < max_size:
+        gains = pos.extension_counts(np.bitwise_and.reduce(pos.bits[beam], axis=1))  # G of each extension
+        bound = -gains + step * (2.0 + beam.shape[1]) + e[beam].sum(axis=1)[:, None] + e[None, :]
+        np.put_along_axis(bound, beam, np.inf, axis=1)  # a literal already in the term
+        k, c = np.nonzero(bound < -tol)
+        if not k.size:
+            break
+        combos = np.unique(np.sort(np.column_stack([beam[k], c]), axis=1), axis=0)
+        values = (L.held(combos) - pos.count(np.bitwise_and.reduce(pos.bits[combos], axis=1))
+                  + step * (1.0 + combos.shape[1]) + e[combos].sum(axis=1))
+        found.update({tuple(int(x) for x in t): float(v) for t, v in zip(combos, values) if v < -tol})
+        beam = combos[np.argsort(values, kind="stable")[:width]]
+    terms = sorted(found, key=found.get)[:top_k]
+    rc = np.array([found[t] for t in terms])
+    return Pricing(terms, rc, float(rc.min()) if terms else np.inf, False, time.perf_counter() - start)

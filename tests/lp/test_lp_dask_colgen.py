@@ -33,7 +33,8 @@ from tests.lp.test_lp_dask_weights import _dask_weights, _weights  # noqa: E402
 def test_pricing_finds_every_conjunction_of_negative_reduced_cost(seed, m, max_size, complement, weighted, nu, tie,
                                                                   c_neg):
     """Brute force over every conjunction of at most max_size literals (the empty one too): the
-    least reduced cost and every negative one, with L counted over the partitions' negatives."""
+    least reduced cost and every negative one, with L counted over the partitions' negatives;
+    with top_k=3 (candidates pruned at the third least value known) the three least."""
     _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg)
 
 
@@ -42,6 +43,18 @@ def test_pricing_finds_every_conjunction_of_negative_reduced_cost(seed, m, max_s
 def test_pricing_of_triples_with_cheap_negatives(seed, complement):
     """Many triples of negative reduced cost, some close to 0 (light negatives)."""
     _check_pricing(seed, 7, 3, complement, seed % 2 == 0, 0.0, seed % 3 == 0, 0.02)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pricing_in_small_batches(seed, monkeypatch):
+    """Batches of 2 candidates per pass and at most 8 waiting: the counting passes, the
+    thresholds they lower and the pruning of waiting candidates still find every negative
+    reduced cost and the three least."""
+    import logicrules.lp.dask_pricing as pricing
+
+    monkeypatch.setattr(pricing, "FIRST_BATCH", 2)
+    monkeypatch.setattr(pricing, "PENDING_CANDIDATES", 8)
+    _check_pricing(seed, 7, 4, seed % 2 == 1, seed % 3 == 0, 0.0, seed % 2 == 0, 0.02)
 
 
 def _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg):
@@ -67,6 +80,7 @@ def _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg):
         L = Negatives(counts, other, complement, c_neg, float(neg_w.sum()))
         pool = _Pool(RuleSetProblem(S, np.ones(25), np.zeros((0, m), bool), np.zeros(0), lam, None, e), L)
         found = price(pool.problem, L, mu, nu, max_size, top_k=10_000, tol=1e-9)
+        few = price(pool.problem, L, mu, nu, max_size, top_k=3, tol=1e-9)  # pruned at the 3rd least
     brute = {}
     for size in range(max_size + 1):
         for term in itertools.combinations(range(m), size):
@@ -83,6 +97,13 @@ def _check_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg):
         assert got[term] == pytest.approx(value, abs=1e-9)
     if least < -1e-9:
         assert found.least == pytest.approx(least, abs=1e-9)
+    best = sorted(v for v in brute.values() if v < -1e-9)[:3]
+    np.testing.assert_allclose(sorted(v for v in few.reduced_costs if v < -1e-9), best, atol=1e-9)
+
+
+def _terms(fit):
+    """The terms (clauses) of a fitted rule set's formula, sorted: the rule set in any order."""
+    return sorted(str(fit.formula_).split(" OR " if fit.rule == "dnf" else " AND "))
 
 
 def _same_lp_bound(got, expected):
@@ -140,7 +161,7 @@ def test_row_generation_and_triples_on_partitions():
     with dask.config.set(scheduler="synchronous"):
         got = LPRuleClassifier(**kwargs, row_sampling=0.02, random_state=1).fit(*_dask(X, y.astype(int), 4))
     _same_lp_bound(got, expected)
-    assert str(got.formula_) == str(expected.formula_) == "(v0 AND v1 AND v2) OR (v3 AND v4 AND v5)"
+    assert _terms(got) == _terms(expected) == ["(v0 AND v1 AND v2)", "(v3 AND v4 AND v5)"]
     counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(750, m)), da.from_array(y.astype(int), chunks=750))
     with dask.config.set(scheduler="synchronous"):
         fit, lam_abs = learn_rule_set_cg_on_partitions(counts, 0.001, row_sampling=0.02, seed=1)
@@ -173,7 +194,7 @@ def test_planted_quadruples_on_partitions_without_gathering_rows(rule, monkeypat
     _same_lp_bound(got, expected)
     planted = {"dnf": "(v4 AND v5 AND v6 AND v7) OR (v0 AND v1 AND v2 AND v3)",
                "cnf": "(v0 OR v1 OR v2 OR v3) AND (v4 OR v5 OR v6 OR v7)"}[rule]
-    assert str(got.formula_) == str(expected.formula_) == planted
+    assert _terms(got) == _terms(expected) == sorted(planted.split(" OR " if rule == "dnf" else " AND "))
     np.testing.assert_array_equal(predicted, expected.predict(X))
 
 

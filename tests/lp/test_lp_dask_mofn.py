@@ -133,22 +133,43 @@ def test_estimator_fits_with_weights_and_class_costs(seed, parts, kind, class_we
 @pytest.fixture(scope="module")
 def breast_cancer():
     X, y = load_dataset("breast_cancer_wisconsin")
-    return X, y, LPRuleClassifier(rule="m_of_n").fit(X, y)
+    return X, y, LPRuleClassifier(rule="m_of_n").fit(X, y)  # its binarizer, lam and max_m
 
 
 def test_bundled_data_synchronous_scheduler(breast_cancer, monkeypatch):
+    """breast_cancer from 4 partitions: the binarizer the in-memory one, every LP of the fit the
+    in-memory optimum on the binarized rows (its solutions, and so the checklist, may be other
+    optimal ones), the checklist the exact choice over them, predictions of dask and in-memory
+    input equal; no rows gathered."""
     X, y, expected = breast_cancer
     Xd, yd = _dask(X, y, 4)
     _no_rows(monkeypatch)
     with dask.config.set(scheduler="synchronous"):
         got = LPRuleClassifier(rule="m_of_n").fit(Xd, yd)
-        np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), expected.predict(X))
-    assert str(got.formula_) == str(expected.formula_)
-    assert got.lp_result_["objective"] == pytest.approx(expected.lp_result_["objective"], abs=1e-9)
+        predicted = np.asarray(got.predict(Xd).compute())
+    assert [c.name for c in got.binarizer_.conditions_] == [c.name for c in expected.binarizer_.conditions_]
+    np.testing.assert_array_equal(predicted, got.predict(X))
+    bits, target = got.binarizer_.transform(X), np.asarray(y) == 1
+    rows = ChecklistRows.from_dense(bits, target)
+    lam_abs = expected.lam * rows.weights.sum()
+    memory = learn_checklist(rows, lam_abs, max_m=expected.max_m)
+    counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(175, bits.shape[1])),
+                        da.from_array(target.astype(int), chunks=175))
+    with dask.config.set(scheduler="synchronous"):
+        fit = learn_checklist_on_partitions(counts, lam_abs, max_m=expected.max_m)
+        solutions = _solutions(counts, lam_abs, expected.max_m, (1.0, 1.0), "threshold")
+    for k, value in memory.lp_objectives.items():
+        assert fit.lp_objectives[k] == pytest.approx(value, abs=1e-6 * len(y))
+    value, columns, m = best_checklist(rows, solutions, lam_abs)
+    assert (fit.columns.tolist(), fit.m, fit.objective) == (columns.tolist(), m, pytest.approx(value, abs=1e-9))
+    assert got.lp_result_["objective"] == pytest.approx(fit.objective, abs=1e-9)
 
 
 def test_bundled_data_on_a_local_cluster(breast_cancer, dask_client):
-    X, y, expected = breast_cancer
+    """The same fit on a LocalCluster as with the synchronous scheduler (the same passes)."""
+    X, y, _ = breast_cancer
     got = LPRuleClassifier(rule="m_of_n").fit(*_dask(X, y, 3))
-    assert str(got.formula_) == str(expected.formula_)
-    np.testing.assert_array_equal(np.asarray(got.predict(_dask(X, y, 3)[0]).compute()), expected.predict(X))
+    with dask.config.set(scheduler="synchronous"):
+        local = LPRuleClassifier(rule="m_of_n").fit(*_dask(X, y, 3))
+    assert str(got.formula_) == str(local.formula_)
+    np.testing.assert_array_equal(np.asarray(got.predict(_dask(X, y, 3)[0]).compute()), got.predict(X))
