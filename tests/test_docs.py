@@ -32,7 +32,7 @@ def html(tmp_path_factory) -> Path:
                MPLBACKEND="Agg")
     cmd = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html",
            "-d", str(out / "doctrees"), str(DOCS), str(out / "html")]
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, f"sphinx-build -W failed:\n{done.stdout}\n{done.stderr}"
     return out / "html"
 

@@ -478,7 +478,7 @@ def _threshold_context(seed):
     return X, y
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
        rank=st.integers(0, 40), connectives=st.sampled_from([("and", "or"), ("and",), ("or",)]),
        weighted=st.booleans())

@@ -379,7 +379,7 @@ def _pruning_setting(seed, negations, objective, rank, device="cpu"):
 
 
 @pytest.mark.parametrize("device", DEVICES)
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 10**6), negations=st.booleans(), objective=st.sampled_from(["f1", "accuracy", "mcc"]),
        rank=st.integers(0, 300))
 def test_pruned_scans_keep_exactly_what_passes(device, seed, negations, objective, rank):
