@@ -129,9 +129,11 @@ def summary(records: pd.DataFrame) -> str:
 
 
 def read_records(files) -> pd.DataFrame:
-    """The fits of ``--records`` files, one row each."""
-    return pd.DataFrame([json.loads(line) for file in files
-                         for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()])
+    """The fits of ``--records`` files, one row each; a later fit of a (dataset, fold, variant)
+    replaces an earlier one."""
+    records = pd.DataFrame([json.loads(line) for file in files
+                            for line in Path(file).read_text(encoding="utf-8").splitlines() if line.strip()])
+    return records.drop_duplicates(["dataset", "fold", "variant"], keep="last")
 
 
 def main(argv=None) -> int:
