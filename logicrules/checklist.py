@@ -125,13 +125,8 @@ class AtLeast(_Node):
     def __reduce__(self) -> Any:
         return (AtLeast, (self.m, self.operands))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Formula):
-            return NotImplemented
-        return (isinstance(other, AtLeast) and self._hash == other._hash and self.m == other.m
-                and self.operands == other.operands)
-
-    __hash__ = _Node.__hash__  # defining __eq__ would otherwise unset it
+    def _key(self) -> tuple[int, tuple[Formula, ...]]:
+        return (self.m, self.operands)
 
     def __repr__(self) -> str:
         return f"AtLeast({self.m}, [{', '.join(map(repr, self.operands))}])"

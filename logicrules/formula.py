@@ -32,18 +32,8 @@ Examples
 from __future__ import annotations
 
 from logicrules.formula_inputs import Attribute  # the type of an attribute key, re-exported
-from logicrules.formula_nodes import (
-    FALSE,
-    TRUE,
-    And,
-    Formula,
-    Literal,
-    Not,
-    Or,
-    conjunction,
-    disjunction,
-    from_sympy,
-)
+from logicrules.formula_nodes import (FALSE, TRUE, And, Formula, Literal, Not, Or, conjunction,
+                                      disjunction, from_sympy)
 
 __all__ = [
     "Formula",

@@ -82,6 +82,19 @@ class Formula(_FormulaEvaluation, _FormulaNormalForms, ABC):
     @abstractmethod
     def __reduce__(self) -> Any: ...
 
+    # --- structural equality, hashing -------------------------------------------------------
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Formula):
+            return NotImplemented
+        return type(other) is type(self) and self._hash == other._hash and self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @abstractmethod
+    def _key(self) -> Any:
+        """What two nodes of one type must share to be equal (hashed, with the type, into ``_hash``)."""
+
     # --- structure --------------------------------------------------------------------------
     @property
     @abstractmethod
@@ -179,14 +192,8 @@ class Literal(Formula):
     def __reduce__(self) -> Any:
         return (Literal, (self.attribute, self.negated, self.condition))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Formula):
-            return NotImplemented
-        return (isinstance(other, Literal) and self.attribute == other.attribute
-                and self.negated == other.negated)
-
-    def __hash__(self) -> int:
-        return self._hash
+    def _key(self) -> tuple[Attribute, bool]:
+        return (self.attribute, self.negated)
 
     def __repr__(self) -> str:
         suffix = ", negated=True" if self.negated else ""
@@ -234,21 +241,17 @@ class Literal(Formula):
 class _Constant(Formula):
     """The constants ``TRUE`` and ``FALSE`` (two singletons)."""
 
-    __slots__ = ("value",)
+    __slots__ = ("value", "_hash")
 
     def __init__(self, value: bool) -> None:
         object.__setattr__(self, "value", value)
+        object.__setattr__(self, "_hash", hash(("Constant", value)))
 
     def __reduce__(self) -> str:
         return "TRUE" if self.value else "FALSE"
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Formula):
-            return NotImplemented
-        return self is other
-
-    def __hash__(self) -> int:
-        return hash(("Constant", self.value))
+    def _key(self) -> bool:
+        return self.value
 
     def __repr__(self) -> str:
         return "TRUE" if self.value else "FALSE"
@@ -304,14 +307,8 @@ class Not(Formula):
     def __reduce__(self) -> Any:
         return (Not, (self.operand,))
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Formula):
-            return NotImplemented
-        return (isinstance(other, Not) and self._hash == other._hash
-                and self.operand == other.operand)
-
-    def __hash__(self) -> int:
-        return self._hash
+    def _key(self) -> Formula:
+        return self.operand
 
     def __repr__(self) -> str:
         return f"Not({self.operand!r})"
@@ -360,8 +357,8 @@ class _Node(Formula):
         object.__setattr__(self, "_size", sum(op.size for op in operands))
         object.__setattr__(self, "_attributes", frozenset().union(*(op.attributes for op in operands)))
 
-    def __hash__(self) -> int:
-        return self._hash
+    def _key(self) -> Any:
+        return self.operands
 
     @property
     def size(self) -> int:
@@ -398,14 +395,6 @@ class _NAry(_Node):
 
     def __reduce__(self) -> Any:
         return (type(self), self.operands)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Formula):
-            return NotImplemented
-        return (type(other) is type(self) and self._hash == other._hash
-                and self.operands == other.operands)
-
-    __hash__ = _Node.__hash__  # defining __eq__ would otherwise unset it
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(map(repr, self.operands))})"

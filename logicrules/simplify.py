@@ -49,18 +49,8 @@ from scipy import optimize, sparse
 from logicrules.checklist import AtLeast, at_least
 from logicrules.conditions import Domain
 from logicrules.espresso import espresso_cover
-from logicrules.formula import (
-    FALSE,
-    TRUE,
-    And,
-    Attribute,
-    Formula,
-    Literal,
-    Not,
-    Or,
-    conjunction,
-    disjunction,
-)
+from logicrules.formula import (FALSE, TRUE, And, Attribute, Formula, Literal, Not, Or, conjunction,
+                                disjunction)
 from logicrules.formula_algebras import _BoolAlgebra
 from logicrules.formula_nodes import _Constant
 from logicrules.formula_normal_forms import _literals_of

@@ -11,18 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from logicrules.equivalence import equivalent
-from logicrules.formula import (
-    FALSE,
-    TRUE,
-    And,
-    Formula,
-    Literal,
-    Not,
-    Or,
-    conjunction,
-    disjunction,
-    from_sympy,
-)
+from logicrules.formula import (FALSE, TRUE, And, Formula, Literal, Not, Or, conjunction,
+                                disjunction, from_sympy)
 
 NAMES = [f"a{i}" for i in range(6)]
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

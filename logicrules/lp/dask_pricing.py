@@ -45,7 +45,7 @@ import numpy as np
 from logicrules import memory
 from logicrules.fca.row_block import RowBlock
 from logicrules.lp.pricing import Pricing
-from logicrules.lp.pricing_bits import WeightedBits, _candidate_layout
+from logicrules.lp.pricing_bits import WeightedBits, _bounded_pairs, _candidate_layout
 from logicrules.progress import pass_line
 
 __all__ = ["Negatives", "HeldCounts", "price", "price_beam", "CANDIDATE_BYTES", "FIRST_BATCH", "PENDING_CANDIDATES"]
@@ -347,21 +347,11 @@ def _triples(pos: WeightedBits, gain1: np.ndarray, gain2: np.ndarray, e: np.ndar
     """The triples ``a < b < c`` whose bound from their pairs, ``-min G(pair) + 4 step + e_abc``,
     is below ``threshold``, grouped by first literal ``(a, b, c)`` (b ascending, c ascending
     within b), with their exact gains (counted on the driver's rows of positive dual)."""
-    m = gain1.size
-    later = np.arange(m)
     per_first = []
-    for a in range(m - 2):
-        if -gain1[a] + 4 * step + e[a] >= threshold:  # G(abc) <= G(a): no triple with a
-            continue
-        ga = gain2[a]
-        alive = np.flatnonzero((later > a) & (-ga + 4 * step + e[a] + e < threshold))
-        if alive.size < 2:
-            continue
-        g = np.minimum(np.minimum(ga[alive][:, None], ga[alive][None, :]), gain2[np.ix_(alive, alive)])
-        ea = e[alive]
-        i, j = np.nonzero(np.triu(-g + 4 * step + e[a] + ea[:, None] + ea[None, :] < threshold, 1))
-        if i.size:
-            per_first.append((a, alive[i], alive[j]))
+    for a in range(gain1.size - 2):
+        pairs = _bounded_pairs(a, gain1, gain2, e, step, threshold)
+        if pairs is not None:
+            per_first.append((a, *pairs))
     if not per_first:
         return [], []
     gains = pos.triples(*_candidate_layout(per_first))

@@ -186,6 +186,23 @@ def _quad_sums(bits, seg, wseg, a, b, c, d_ptr, cand_d, out):
             out[j] = _wcount_and(abc, bits[cand_d[j]], seg, wseg)
 
 
+def _bounded_pairs(a: int, gain1: np.ndarray, gain2: np.ndarray, e: np.ndarray, step: float,
+                   threshold: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The later literals ``(b, c)``, ``a < b < c``, of the triples with first literal ``a`` whose
+    bound from their pairs, ``-min G(pair) + 4 step + e_a + e_b + e_c``, is below ``threshold``
+    (b ascending, c ascending within b); None when there is none (G(abc) <= G(a) prunes all)."""
+    if -gain1[a] + 4 * step + e[a] >= threshold:
+        return None
+    ga = gain2[a]
+    alive = a + 1 + np.flatnonzero(-ga[a + 1:] + 4 * step + e[a] + e[a + 1:] < threshold)
+    if alive.size < 2:
+        return None
+    g = np.minimum(np.minimum(ga[alive][:, None], ga[alive][None, :]), gain2[np.ix_(alive, alive)])
+    ea = e[alive]
+    i, j = np.nonzero(np.triu(-g + 4 * step + e[a] + ea[:, None] + ea[None, :] < threshold, 1))
+    return (alive[i], alive[j]) if i.size else None
+
+
 def _candidate_layout(per_first: list[tuple[int, np.ndarray, np.ndarray]]):
     """The flat arrays of :func:`_triple_sums` from ``(a, b, c)`` candidates per first literal
     (b ascending, c ascending within b)."""
@@ -321,7 +338,6 @@ class BitsPricing:
         the quadruple bounds of :meth:`_price_quads`.
         """
         m, e = self.problem.n_literals, self.extra
-        later = np.arange(m)
         order = np.argsort(-gain1, kind="stable")
         for lo in range(0, m, _FIRST_PER_PASS):
             if first_found and best.full():
@@ -329,17 +345,9 @@ class BitsPricing:
             bound = best.bound()
             per_first = []
             for a in order[lo:lo + _FIRST_PER_PASS]:
-                if -gain1[a] + 4.0 * cost + e[a] >= bound:
-                    continue
-                ga = gain2[a]
-                alive = np.flatnonzero((later > a) & (-ga + 4.0 * cost + e[a] + e < bound))
-                if alive.size < 2:
-                    continue
-                g = np.minimum(np.minimum(ga[alive][:, None], ga[alive][None, :]), gain2[np.ix_(alive, alive)])
-                ea = e[alive]
-                i, j = np.nonzero(np.triu(-g + 4.0 * cost + e[a] + ea[:, None] + ea[None, :] < bound, 1))
-                if i.size:
-                    per_first.append((int(a), alive[i], alive[j]))
+                pairs = _bounded_pairs(int(a), gain1, gain2, e, cost, bound)
+                if pairs is not None:
+                    per_first.append((int(a), *pairs))
             if not per_first:
                 continue
             # the dual part first (rows of positive dual only): L(abc) >= 0 prunes again on G(abc)
