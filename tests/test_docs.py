@@ -81,3 +81,14 @@ def test_gallery_shows_the_examples(html):
     for script in sorted((ROOT / "examples").glob("[0-9][0-9]_*.py")):
         assert f"{script.stem}.html" in index, script.name
         assert (html / "auto_examples" / f"{script.stem}.html").is_file()
+
+
+def test_readme_ci_and_install_page_run_one_test_command():
+    # the suite's command is written in three places; CI runs the one of .ci/run
+    from tests.conftest import LONG_MODULES
+
+    command = "python -m pytest -q -n auto --dist loadscope --no-loadscope-reorder"
+    for path in ["README.md", ".ci/run", "docs/install.rst"]:
+        lines = [line for line in (ROOT / path).read_text(encoding="utf-8").splitlines() if "pytest -q" in line]
+        assert lines and all(command in line for line in lines), (path, lines)
+    assert all((ROOT / module).is_file() for module in LONG_MODULES)
