@@ -10,7 +10,8 @@ Two lazily generated synthetic tables, their blocks drawn from a seed where they
   ``y = (x0 > 0 AND x1 > 0) OR x2 > 0``, 5% flipped; fitted by ``IdealDNFClassifier()`` (the
   paper's median binarizer fitted from exact distributed medians, the validation sweep from
   type histograms), by ``LPRuleClassifier()`` (rule "or", the quantile binarizer; learner
-  ``lp``) and by ``LPRuleClassifier(rule="dnf", method="covering")`` (a rule set; ``lp-dnf``).
+  ``lp``), by ``LPRuleClassifier(rule="dnf", method="covering")`` (a rule set; ``lp-dnf``) and
+  by ``LPRuleClassifier(rule="dnf", method="cg")`` (a rule set by column generation; ``lp-cg``).
 
 Every ``fit(X, y)`` receives the dask array and its labels and runs on a ``LocalCluster`` of
 ``--workers`` worker processes (1 thread each); the same fit runs in memory on the rows of
@@ -58,7 +59,7 @@ import numpy as np  # noqa: E402
 MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 RULES = {"binary": "(a0 AND a1) OR a2", "numeric": "(x0 > 0 AND x1 > 0) OR x2 > 0"}
 NUMERIC_COLUMNS = 20
-LEARNERS = ("premise", "ideal", "lp", "lp-dnf")
+LEARNERS = ("premise", "ideal", "lp", "lp-dnf", "lp-cg")
 
 
 def _block(kind: str, n: int, m: int, seed: int, number: int) -> tuple[np.ndarray, np.ndarray]:
@@ -100,7 +101,9 @@ def make_learner(name: str):
         return "binary", OptimalPremiseClassifier(binarizer="passthrough", max_size=3)
     if name == "ideal":
         return "numeric", IdealDNFClassifier(random_state=0)
-    if name == "lp-dnf":  # a rule set by sequential covering (method="cg" gathers the distinct rows)
+    if name == "lp-cg":  # a rule set by column generation: the master on a driver-held set of patterns
+        return "numeric", LPRuleClassifier(rule="dnf", method="cg", random_state=0)
+    if name == "lp-dnf":  # a rule set by sequential covering
         return "numeric", LPRuleClassifier(rule="dnf", method="covering", random_state=0)
     return "numeric", LPRuleClassifier(random_state=0)
 

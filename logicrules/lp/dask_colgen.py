@@ -33,6 +33,10 @@ holds a set S of positive patterns and the partitions answer counts:
    full weight) and the fit converges inside the limit. New patterns join S and the loop goes on; when there is none and S already
    carried the full weights, S's primal is feasible for the full master at the same value: the
    LP optimum over every conjunction of at most ``max_size`` literals, certified as in memory.
+   S holds at most ``max_patterns`` patterns (:data:`DASK_CG_MAX_PATTERNS` by default): a round
+   adds the most violated that fit, and when S is full while rows are still short of covered,
+   the loop stops as at ``time_limit`` (a :class:`~logicrules.lp.solvers.SolverWarning` says so;
+   the LP bound is then not certified) and the integer master of step 5 runs over every row.
 5. **Integer master** (one pass): every positive row merged by its cover pattern over the pool
    (a constraint per distinct pattern, of their summed weight), the integer master solved over
    them (:func:`~logicrules.lp.master.solve_master_mip`), exactly the in-memory integer master
@@ -43,13 +47,14 @@ this run's pool, which need not be the in-memory run's pool (the in-memory prici
 beam first and keeps other columns), so it may differ from the in-memory rule set. A CNF is the
 DNF of the complemented literals for class 0 (the view of :class:`ClauseRows`). Weights and
 error costs enter as in memory. Driver memory: S (at most the sample plus the patterns row
-generation adds, at most ``cap`` per round), the pricing's gain matrices and candidates
+generation adds, at most ``cap`` per round and ``max_patterns`` in all), the pricing's gain matrices and candidates
 (:mod:`logicrules.lp.dask_pricing`).
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -67,16 +72,20 @@ from logicrules.lp.dask_pricing import Negatives, price, price_beam
 from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.master import ConjunctionPool, RuleSetProblem, conjunction_extents, solve_master_mip
 from logicrules.lp.model import matvec
-from logicrules.lp.solvers import model_bytes
+from logicrules.lp.solvers import SolverWarning, model_bytes
 
 __all__ = ["learn_rule_set_cg_on_partitions", "CoverRows", "MostViolated", "DASK_CG_MAX_SIZE",
-           "DASK_CG_ROWS_PER_ROUND"]
+           "DASK_CG_ROWS_PER_ROUND", "DASK_CG_MAX_PATTERNS"]
 
 #: Longest conjunction the exact pricing on dask data searches.
 DASK_CG_MAX_SIZE = 4
 #: Most new patterns a round of row generation adds to the master (the most violated first);
 #: fewer when the memory limit leaves room for fewer (:func:`_rows_per_round`).
 DASK_CG_ROWS_PER_ROUND = 1 << 14
+#: Most positive patterns the driver's master holds (S): row generation adds the most violated
+#: that fit and stops, uncertified, when S is full and rows are still short of covered. 2**20
+#: patterns of 200 attributes are about 25 MB packed, and the master LP's model a few hundred MB.
+DASK_CG_MAX_PATTERNS = 1 << 20
 #: Terms the cheap beam of every pricing round keeps per size (:func:`~logicrules.lp.dask_pricing.price_beam`).
 BEAM_WIDTH = 10
 #: A row is short of covered when ``a_i w < 1 - _COVER_TOL`` (as in memory).
@@ -234,8 +243,8 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
                                     literal_cost: Callable[[float], np.ndarray | None] | None = None,
                                     row_sampling: Any = None, seed: int = 0, solver: str = "highs",
                                     time_limit: float | None = None, mip_time_limit: float | None = None,
-                                    max_iterations: int = 100, top_k: int = 50,
-                                    initial_terms=()) -> tuple[ColumnGenerationFit, float]:
+                                    max_iterations: int = 100, top_k: int = 50, initial_terms=(),
+                                    max_patterns: int | None = None) -> tuple[ColumnGenerationFit, float]:
     """A DNF (or CNF) rule set by column generation over the partitions (module notes).
 
     Parameters
@@ -259,6 +268,11 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
         Seeds the sample.
     solver, time_limit, mip_time_limit, max_iterations, top_k, initial_terms
         As in :func:`~logicrules.lp.colgen.learn_dnf_cg` (``time_limit`` bounds the loop).
+    max_patterns : int, optional
+        Most positive patterns the driver's master holds (default
+        :data:`DASK_CG_MAX_PATTERNS`; the row sample beyond it is refused with a ``ValueError``).
+        When row generation would need more, the loop stops uncertified with a
+        :class:`~logicrules.lp.solvers.SolverWarning` (module notes, step 4).
 
     Returns
     -------
@@ -268,6 +282,9 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     """
     if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= DASK_CG_MAX_SIZE:
         raise ValueError(f"max_size must be an integer from 1 to {DASK_CG_MAX_SIZE} on dask data, got {max_size!r}")
+    max_patterns = DASK_CG_MAX_PATTERNS if max_patterns is None else max_patterns
+    if isinstance(max_patterns, bool) or not isinstance(max_patterns, (int, np.integer)) or max_patterns < 1:
+        raise ValueError(f"max_patterns must be a positive integer, got {max_patterns!r}")
     start = time.perf_counter()
     firing = 0 if cnf else 1
     (answer,) = run_pass(counts, ClauseRows(firing, cnf), [Totals(other=1 - firing)], "class totals and literal counts")
@@ -291,11 +308,15 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
                    "attributes)", "use a smaller row_sampling fraction")
     (sample,) = run_pass(counts, view, [SampleRows(counts.n_partitions)], "row sample")
     rows, weights, keys = _reduced(sample["rows"] if sample.get("rows") is not None else RowMultiset.from_dense(empty))
+    if rows.shape[0] > max_patterns:
+        raise ValueError(f"the row sample of the master holds {rows.shape[0]} distinct positive patterns, more than "
+                         f"max_patterns={max_patterns}: use a smaller row_sampling fraction, fewer attributes or "
+                         "method='covering'")
     pool = pool_on(rows, weights)
     pool.add(initial_terms)
     tol = 1e-7 * max(1.0, c_pos * float(totals[firing]))
     history: list[dict] = []
-    full, certified, iterations, pricing_seconds = False, False, 0, 0.0
+    full, certified, iterations, pricing_seconds, saturated = False, False, 0, 0.0, False
     while True:
         iterations += 1
         lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
@@ -316,7 +337,9 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
             fresh = extra.rows.n_rows
             certified = full and fresh == 0
             if not certified:
-                kept = np.sort(_fitting(pool, extra, m))
+                kept = _fitting(pool, extra, m)[:max(0, max_patterns - scan["rows"].n_rows)]
+                saturated = kept.size == 0 < fresh  # S is full: no short row can join it
+                kept = np.sort(kept)
                 merged = scan["rows"] + RowMultiset(extra.rows.packed[kept], extra.rows.weights[kept], m)
                 fresh = kept.size
                 memory.require(distinct_rows_bytes(merged.n_rows, m), f"the master's rows ({merged.n_rows} "
@@ -329,8 +352,14 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
                         "rows": int(rows.shape[0]),
                         "source": "exact" if added else "rows"})
         out_of_time = time_limit is not None and time.perf_counter() - start > time_limit
-        if certified or iterations >= max_iterations or out_of_time:
+        if certified or iterations >= max_iterations or out_of_time or saturated:
             break
+    if saturated and not certified:
+        warnings.warn(f"column generation stopped with {rows.shape[0]} positive patterns in the master "
+                      f"(max_patterns={max_patterns}) and {short} rows still short of covered: the LP bound is "
+                      "not certified over all rows; the rule set is the integer master's over this pool and "
+                      "every row. Use fewer attributes, a larger max_patterns or method='covering'",
+                      SolverWarning, stacklevel=2)
     if not certified:  # stopped by a limit: the LP over the last rows and columns
         lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
     (cover,) = run_pass(counts, view, [CoverRows(list(pool.terms))], "cover patterns of the pool")

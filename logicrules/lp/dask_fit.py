@@ -22,6 +22,8 @@ The binarizer is fitted from distributed statistics
   the candidate triples and quadruples, :mod:`logicrules.lp.dask_pricing`), the LP optimum over
   all rows certified as in memory; the rule set is the integer master's over its own pool, so it
   may differ from the in-memory one where the pools differ (the LP bound is the same).
+  The driver's set holds at most :data:`~logicrules.lp.dask_colgen.DASK_CG_MAX_PATTERNS`
+  patterns: beyond, the loop stops uncertified with a ``SolverWarning``.
 - ``rule="m_of_n"``: the checklist LP of every m by row groups that the partitions rebuild
   and sum (:mod:`logicrules.lp.dask_mofn`), the same LP optimum as in memory, then the choice
   among its thresholds from level histograms counted over the partitions.

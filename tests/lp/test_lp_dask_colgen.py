@@ -279,3 +279,29 @@ def test_bundled_data_on_a_local_cluster(breast_cancer, dask_client):
     X, y, expected = breast_cancer
     got = LPRuleClassifier(rule="dnf", max_term_size=2, random_state=2, row_sampling=0.2).fit(*_dask(X, y, 3))
     _same_lp_bound(got, expected["dnf"])
+
+
+def test_the_masters_patterns_stay_below_max_patterns():
+    """S capped at 400 patterns while many more rows are short of covered: every round's S stays
+    within the cap, the loop stops uncertified with a SolverWarning naming the cap, and the rule
+    set (the integer master over every row) is still returned; a sample larger than the cap is
+    refused with a clear error; a cap above what the fit needs changes nothing."""
+    from logicrules.lp.solvers import SolverWarning
+
+    X, y = _planted(2, n=4000, noise=0.03)
+    counts = DaskCounts(da.from_array(X.to_numpy(), chunks=(1000, X.shape[1])), da.from_array(y, chunks=1000))
+    options = dict(row_sampling=0.02, seed=0, max_size=3)
+    with dask.config.set(scheduler="synchronous"):
+        free, _ = learn_rule_set_cg_on_partitions(counts, 0.005, **options)
+        assert free.certified and max(h["rows"] for h in free.history) > 400
+        with pytest.warns(SolverWarning, match="max_patterns=400"):
+            capped, _ = learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=400, **options)
+        roomy, _ = learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=1 << 16, **options)
+        with pytest.raises(ValueError, match="max_patterns=2: use a smaller row_sampling"):
+            learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=2, **options)
+        with pytest.raises(ValueError, match="max_patterns must be a positive integer"):
+            learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=0, **options)
+    assert not capped.certified and max(h["rows"] for h in capped.history) <= 400
+    assert capped.history[-1]["rows_short"] > 0 and len(capped.terms) > 0
+    assert roomy.certified and roomy.lp_bound == free.lp_bound
+    assert [tuple(t) for t in roomy.terms] == [tuple(t) for t in free.terms]
