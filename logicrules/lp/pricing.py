@@ -26,16 +26,30 @@ grown from the empty term misses (those whose single literals are not among the 
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
+from logicrules.lp.blas_threads import pricing_blas_threads
 from logicrules.lp.conjunction_search import least_conjunctions, least_short_terms
 from logicrules.lp.master import RuleSetProblem, conjunction_extents
 from logicrules.lp.solvers import _row_groups
 
 __all__ = ["Pricing", "reduced_costs", "pricing_rows", "price_exact", "price_beam", "price_short_beam"]
+
+
+def _one_blas_thread_when_small(function):
+    """Run a pricing function of ``(problem, ...)`` under
+    :func:`~logicrules.lp.blas_threads.pricing_blas_threads` for the problem's size."""
+
+    @functools.wraps(function)
+    def wrapper(problem, *args, **kwargs):
+        with pricing_blas_threads(problem.A_pos.shape[0] + problem.A_neg.shape[0], problem.n_literals):
+            return function(problem, *args, **kwargs)
+
+    return wrapper
 
 
 @dataclass
@@ -110,6 +124,7 @@ def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
     return X[nonzero], signed[nonzero] > 0, np.abs(signed[nonzero]), literals
 
 
+@_one_blas_thread_when_small
 def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: int, *, top_k: int = 10,
                 time_limit: float | None = None, first_found: bool = False) -> Pricing:
     """The conjunctions of at most ``max_size`` literals with the least reduced costs, exactly.
@@ -181,6 +196,7 @@ def price_exact(problem: RuleSetProblem, mu: np.ndarray, nu: float, max_size: in
     return Pricing([terms[k] for k in order], values[order], least, complete, time.perf_counter() - start)
 
 
+@_one_blas_thread_when_small
 def price_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, seeds: list[tuple[int, ...]], *,
                width: int, max_size: int) -> Pricing:
     """Extend seed conjunctions one literal at a time (beam search) up to ``max_size`` literals.
@@ -233,6 +249,7 @@ def price_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, seeds: list[t
     return Pricing(terms, values, float(values.min()) if terms else np.inf, False, time.perf_counter() - start)
 
 
+@_one_blas_thread_when_small
 def price_short_beam(problem: RuleSetProblem, mu: np.ndarray, nu: float, *, width: int, max_size: int) -> Pricing:
     """Every term of one or two literals scored exactly, the ``width`` best extended by a beam.
 
