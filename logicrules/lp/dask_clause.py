@@ -33,8 +33,8 @@ map + tree sum, one ``compute``) and the driver holds only a sample and the redu
    working set, until none is left: the optimum of the full LP, with a feasible full dual.
 
 The rule is then chosen as in memory (:func:`~logicrules.lp.rules.solve_clause`): the best of
-the empty rule, the greedy cover of the full problem and the best threshold of the LP solution,
-all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
+the empty rule, the greedy cover of the full problem and the thresholds of the LP solution, ties
+broken alike (:func:`~logicrules.lp.rule_choice.choose_rule`), all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
 passes above); with ``integral=True`` the integer program's optimum. Sequential covering
 (:func:`learn_rule_set_on_partitions`) solves one such LP per term.
 
@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -60,6 +60,7 @@ from logicrules.lp.dask_passes import (ClauseRows, ExtendDual, OpenCounts, Sampl
                                        Totals, lookup, row_keys, run_pass)
 from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.model import GroupTestingProblem, rmatvec
+from logicrules.lp.rule_choice import best_gain, choose_rule
 from logicrules.lp.rules import ClauseFit, RuleSetFit
 from logicrules.lp.screening import (_first_working_set, greedy_cover, repair_dual, solve_with_screening,
                                      threshold_values)
@@ -378,20 +379,20 @@ def _solve(counts: Any, prepared: _Costs, complement: bool, *, row_sampling: Any
         results = _drive(counts, view, procedures)
         outcome = results["lp"]
         greedy = results.get("greedy")
+    tied = []
     if integral:
         rule, value = outcome.w > 0.5, outcome.objective
-    else:
-        rounded, uncovered = _rounded(costs, outcome.w, outcome.thresholds, outcome.below, total, c_pos)
-        candidates = [(c_pos * float(total), np.zeros(m, dtype=bool)),
-                      (_value(costs, greedy[0], greedy[1], c_pos), greedy[0]),
-                      (_value(costs, rounded, uncovered, c_pos), rounded)]
-        value, rule = min(candidates, key=lambda c: c[0])
+    else:  # the candidates of the in-memory rounding, chosen alike
+        W = outcome.w[:, None] >= outcome.thresholds[None, :]
+        scores = costs @ W + c_pos * np.asarray(outcome.below, dtype=np.float64)
+        value, rule, tied = choose_rule([c_pos * float(total), _value(costs, greedy[0], greedy[1], c_pos), *scores],
+                                        [np.zeros(m, dtype=bool), greedy[0], *W.T])
     result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,
                       seconds=time.perf_counter() - start, solver=outcome.solver, integral=integral, n_columns=m,
                       n_rows=prepared.rows, columns_screened=outcome.columns_screened,
                       rows_sampled=outcome.rows_sampled, lower_bound=outcome.lower,
                       details={**outcome.details, "passes": counts.n_passes})
-    return ClauseFit(np.flatnonzero(rule), result, value)
+    return ClauseFit(np.flatnonzero(rule), result, value, tied)
 
 
 def solve_clause_on_partitions(counts: Any, lam: float, *, complement: bool = False, row_sampling: Any = None,
@@ -441,7 +442,8 @@ def learn_rule_set_on_partitions(counts: Any, lam: float, max_clauses: int, *, c
     A DNF term is the conjunction learned (De Morgan) against all negative rows with the costs
     counted over the positives no earlier term covers; it is kept when it lowers the training
     objective (``c_1 * TP - c_0 * FP`` of the rows it newly fires on, weighted, above its
-    literals' cost), counted in one pass that also gives the next term's costs. A CNF is the
+    literals' cost), counted in one pass that also gives the next term's costs (for every rounding
+    tied at the LP's least objective, the one of largest gain taken, as in memory). A CNF is the
     same on complemented literals and labels: each clause an OR-clause over the positive rows,
     its costs over the negatives no earlier clause excludes.
 
@@ -474,10 +476,15 @@ def learn_rule_set_on_partitions(counts: Any, lam: float, max_clauses: int, *, c
         if float(rest["rest_total"]) <= 0:
             break
         clause = _solve(counts, _clause_costs(answer, rest, lam, complement, cost[::-1]), complement, **options)
+        choices = clause.tied or [clause.columns]
+        steps = run_pass(counts, view, [TermCounts(other, list(fit.terms), columns, cnf) for columns in choices],
+                         "term counts")
+        gains = [cost[other] * float(step["tp"]) - cost[1 - other] * float(step["fp"]) - lam_abs * columns.size
+                 for step, columns in zip(steps, choices)]
+        pick = best_gain(gains)
+        clause, step = replace(clause, columns=choices[pick]), steps[pick]
         fit.fits.append(clause)
-        (step,) = run_pass(counts, view, [TermCounts(other, list(fit.terms), clause.columns, cnf)], "term counts")
-        gain = cost[other] * float(step["tp"]) - cost[1 - other] * float(step["fp"])
-        if gain - lam_abs * clause.columns.size <= 0:
+        if gains[pick] <= 0:
             break
         fit.terms.append(clause.columns)
         rest = step

@@ -21,7 +21,7 @@ indices; :mod:`logicrules.lp.estimator` turns them into formulas.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import sparse
@@ -29,7 +29,8 @@ from scipy import sparse
 from logicrules.lp.model import GroupTestingProblem, class_costs, problem_from_rows
 from logicrules.lp.mofn_rows import ChecklistRows, best_checklist, solve_threshold_lp
 from logicrules.lp.sampling import solve_with_row_sampling
-from logicrules.lp.screening import solve_with_screening, upper_bound
+from logicrules.lp.rule_choice import best_gain, choose_rule
+from logicrules.lp.screening import greedy_cover, solve_with_screening, threshold_rules
 from logicrules.lp.solvers import LPResult, solve_problem
 from logicrules.validation import as_boolean_matrix, as_boolean_target, check_count, check_seed
 
@@ -39,11 +40,14 @@ __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rul
 
 @dataclass
 class ClauseFit:
-    """One clause learned by the LP: column indices and solve statistics."""
+    """One clause learned by the LP: column indices and solve statistics; ``tied`` the column
+    indices of every rounding tied with it at the least objective, in the preference order of
+    :func:`~logicrules.lp.rule_choice.choose_rule` (empty when the rule is the integer optimum)."""
 
     columns: np.ndarray
     result: LPResult
     objective: float
+    tied: list[np.ndarray] = field(default_factory=list)
 
 
 @dataclass
@@ -174,11 +178,12 @@ def solve_clause(problem: GroupTestingProblem, *, solver: str = "highs", screeni
     else:
         result = solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit)
     if integral:
-        rule = result.w > 0.5
-        value = result.objective
-    else:
-        value, rule = upper_bound(problem, result.w)
-    return ClauseFit(np.flatnonzero(rule), result, value)
+        return ClauseFit(np.flatnonzero(result.w > 0.5), result, result.objective)
+    W, scores = threshold_rules(problem, result.w)
+    empty, greedy = np.zeros(problem.n_columns, dtype=bool), greedy_cover(problem)
+    value, rule, tied = choose_rule([problem.integer_objective(empty), problem.integer_objective(greedy), *scores],
+                                    [empty, greedy, *W.T])
+    return ClauseFit(np.flatnonzero(rule), result, value, tied)
 
 
 def learn_and_rule(A, y, lam: float, *, weights=None, **options) -> ClauseFit:
@@ -206,6 +211,8 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
 
     Each round learns a conjunction on the positives not yet covered plus all negatives, and
     keeps it only when it lowers the training objective ``lam * size + c_pos * FN + c_neg * FP``.
+    When the round's LP has several tied roundings, the one that lowers the objective most is
+    taken (:func:`~logicrules.lp.rule_choice.best_gain`): never a term already in the set.
 
     Examples
     --------
@@ -228,11 +235,16 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
             break
         clause = _learn_clause(A, ~y, remaining, lam, complement=True, weights=(c_neg, c_pos),
                                sample_weight=sw, **options)
+        steps = []
+        for columns in clause.tied or [clause.columns]:
+            fires = A[:, columns].all(axis=1)
+            new_tp = float(row_weight[fires & remaining].sum())
+            new_fp = float(row_weight[fires & ~y & ~predicted].sum())
+            steps.append((c_pos * new_tp - c_neg * new_fp - lam * columns.size, columns, fires))
+        gain, columns, fires = steps[best_gain([step[0] for step in steps])]
+        clause = replace(clause, columns=columns)
         fit.fits.append(clause)
-        fires = A[:, clause.columns].all(axis=1)
-        new_tp = float(row_weight[fires & remaining].sum())
-        new_fp = float(row_weight[fires & ~y & ~predicted].sum())
-        if c_pos * new_tp - c_neg * new_fp - lam * clause.columns.size <= 0:
+        if gain <= 0:
             break
         fit.terms.append(clause.columns)
         remaining &= ~fires

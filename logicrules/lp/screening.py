@@ -34,7 +34,7 @@ ROWS_PER_ROUND = 2000
 DROPPING_ROUNDS = 20
 
 __all__ = ["ROUND_TOL", "threshold_values", "screen_columns", "screen_problem", "greedy_dual", "greedy_fill", "repair_dual", "greedy_cover",
-           "round_solution", "upper_bound", "solve_with_screening"]
+           "round_solution", "threshold_rules", "upper_bound", "solve_with_screening"]
 
 
 def screen_columns(A_pos, A_neg, lam: float, dual, upper_bound: float, weights=None) -> np.ndarray:
@@ -226,11 +226,29 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
     >>> round_solution(P, np.array([0.9, 0.2])).tolist()
     [True, False]
     """
+    W, scores = threshold_rules(problem, w, max_thresholds)
+    if scores.size == 0:
+        return np.zeros(problem.n_columns, dtype=bool)
+    return W[:, int(np.argmin(scores))]
+
+
+def threshold_rules(problem: GroupTestingProblem, w: np.ndarray,
+                    max_thresholds: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    """Every threshold rule ``w >= t`` of :func:`round_solution` (the columns of a bool matrix
+    of shape (n, t)) and its objective.
+
+    Examples
+    --------
+    >>> P = build_problem([[1, 0], [1, 1], [0, 1]], [[0, 1]], lam=0.5)
+    >>> W, scores = threshold_rules(P, np.array([0.9, 0.2]))
+    >>> W.T.tolist(), scores.tolist()
+    ([[True, True], [True, False]], [2.0, 1.5])
+    """
     w = np.asarray(w, dtype=np.float64)
     values = threshold_values(w, max_thresholds)
-    if values.size == 0:
-        return np.zeros(problem.n_columns, dtype=bool)
     W = w[:, None] >= values[None, :]                                   # (n, t)
+    if values.size == 0:
+        return W, np.zeros(0)
     # a row is covered at threshold t iff its largest w over its true columns is >= t
     reach = row_max(problem.A_pos, w)
     order = np.argsort(reach, kind="stable")
@@ -240,7 +258,7 @@ def round_solution(problem: GroupTestingProblem, w: np.ndarray, max_thresholds: 
     else:
         lost = np.concatenate([[0.0], np.cumsum(problem.row_costs[order])])
         scores = problem.costs @ W + lost[below]
-    return W[:, int(np.argmin(scores))]
+    return W, scores
 
 
 def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tuple[float, np.ndarray]:
