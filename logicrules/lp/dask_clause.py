@@ -34,8 +34,8 @@ map + tree sum, one ``compute``) and the driver holds only a sample and the redu
 
 The rule is then chosen as in memory (:func:`~logicrules.lp.rules.solve_clause`): the best of
 the empty rule, the greedy cover of the full problem and the thresholds of the LP solution, ties
-broken alike (:func:`~logicrules.lp.rule_choice.choose_rule`), all evaluated on every row (the greedy cover takes one pass per chosen column, riding along the
-passes above); with ``integral=True`` the integer program's optimum. Sequential covering
+broken alike (:func:`~logicrules.lp.rule_choice.choose_rule`), all evaluated on every row (the
+greedy cover takes one pass per chosen column, riding along the passes above); with ``integral=True`` the integer program's optimum. Sequential covering
 (:func:`learn_rule_set_on_partitions`) solves one such LP per term.
 
 Weighted rows (``sample_weight``) and error costs per class (``class_weight``) enter as in
@@ -105,14 +105,22 @@ class _LPOutcome:
     details: dict
 
 
+def _threshold_rules(costs: np.ndarray, w: np.ndarray, values: np.ndarray, below: np.ndarray,
+                     c_pos: float) -> tuple[np.ndarray, np.ndarray]:
+    """Every threshold rule ``w >= t`` (columns of a bool (m, t) matrix) and its objective, from
+    the (weighted) rows below each threshold counted over all rows (``threshold_rules``)."""
+    W = w[:, None] >= values[None, :]
+    return W, costs @ W + c_pos * np.asarray(below, dtype=np.float64)
+
+
 def _rounded(costs: np.ndarray, w: np.ndarray, values: np.ndarray, below: np.ndarray,
              total: float, c_pos: float) -> tuple[np.ndarray, float]:
     """The best threshold rule ``w >= t`` (the weight of the rows it leaves uncovered):
     ``round_solution`` from the (weighted) rows below each threshold, counted over all rows."""
     if values.size == 0:
         return np.zeros(costs.size, dtype=bool), total
-    W = w[:, None] >= values[None, :]
-    best = int(np.argmin(costs @ W + c_pos * below))
+    W, scores = _threshold_rules(costs, w, values, below, c_pos)
+    best = int(np.argmin(scores))
     return W[:, best], below[best]
 
 
@@ -383,8 +391,7 @@ def _solve(counts: Any, prepared: _Costs, complement: bool, *, row_sampling: Any
     if integral:
         rule, value = outcome.w > 0.5, outcome.objective
     else:  # the candidates of the in-memory rounding, chosen alike
-        W = outcome.w[:, None] >= outcome.thresholds[None, :]
-        scores = costs @ W + c_pos * np.asarray(outcome.below, dtype=np.float64)
+        W, scores = _threshold_rules(costs, outcome.w, outcome.thresholds, outcome.below, c_pos)
         value, rule, tied = choose_rule([c_pos * float(total), _value(costs, greedy[0], greedy[1], c_pos), *scores],
                                         [np.zeros(m, dtype=bool), greedy[0], *W.T])
     result = LPResult(objective=outcome.objective, w=outcome.w, xi=np.zeros(0), dual=None, status=outcome.status,

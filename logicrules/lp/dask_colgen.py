@@ -21,7 +21,8 @@ holds a set S of positive patterns and the partitions answer counts:
    time, a counting pass per size) is tried first; the exact search runs when it finds no
    column, and stops at the first size at which some column prices out (no passes for the
    larger sizes while shorter columns still do). Columns of negative reduced cost join the
-   pool (the ``top_k`` least), and the master is solved again. A round that finds none has searched every size: the proof of step 4.
+   pool (the ``top_k`` least), and the master is solved again. A round that finds none has
+   searched every size: the proof of step 4.
 4. **Row generation** (one pass per round): when the pricing finds nothing, every partition
    returns the patterns of S with their weights (so that S carries the full weight of its
    patterns) and the patterns of its other positive rows that the master's solution leaves

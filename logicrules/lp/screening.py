@@ -394,8 +394,9 @@ def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None
     :data:`ROWS_PER_ROUND`) and as the memory limit leaves room for, the least covered first,
     and when that leaves some out, during the first :data:`DROPPING_ROUNDS` rounds, rows S
     covers with room to spare (``a_i w > 1``, dual 0) leave it; this only changes how S is
-    reached, not the optimum (afterwards S only grows, so the loop ends). With ``rows=None`` all rows are solved at once when the solver's model fits the
-    ``memory_limit`` of the fit, otherwise by this row generation from every tenth row.
+    reached, not the optimum (afterwards S only grows, so the loop ends). With ``rows=None`` all
+    rows are solved at once when the solver's model fits the ``memory_limit`` of the fit,
+    otherwise by this row generation from every tenth row.
     Returns the result over all rows and the final S (None when all rows were used).
     """
     if rows is None:
