@@ -264,13 +264,6 @@ def test_sampled_covering_with_several_optimal_lp_solutions_learns_an_equally_go
                   max_clauses=2, class_weight=None, row_sampling=0.1)
     with dask.config.set(scheduler="synchronous"):
         got, expected, Xm, Xd = _fit_both(kwargs, X, y, _weights(seed, n, "huge"), 1, False, seed)
-        assert got.lp_result_["lp_objective"] == pytest.approx(expected.lp_result_["lp_objective"], rel=1e-9)
-        assert got.lp_result_["objective"] == pytest.approx(expected.lp_result_["objective"], rel=1e-9)
         assert expected.lp_result_["objective"] == pytest.approx(24.799, abs=1e-3)
-        if str(got.formula_) == str(expected.formula_):
-            _same_fit(got, expected, Xm, Xd)
-            return
-        assert {str(got.formula_), str(expected.formula_)} == {"v0", "v8"}
-        np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), expected.predict(Xm))
-        np.testing.assert_array_equal(got.cell_counts_, expected.cell_counts_)
-        pd.testing.assert_frame_equal(got.rules_.drop(columns="rule"), expected.rules_.drop(columns="rule"))
+        assert {str(got.formula_), str(expected.formula_)} <= {"v0", "v8"}
+        _same_fit(got, expected, Xm, Xd)
