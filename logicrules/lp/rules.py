@@ -223,9 +223,16 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
     [[2], [0, 1]]
     """
     A, y = _check_data(A, y)
+    return _cover(A, y, lam, max_clauses, class_costs(weights), _sample_weight(sample_weight, y), options)
+
+
+def _cover(A: np.ndarray, y: np.ndarray, lam: float, max_clauses, costs: tuple[float, float],
+           sw: np.ndarray | None, options: dict, *, complemented: bool = False) -> RuleSetFit:
+    """Sequential covering of :func:`learn_dnf` over the literals A, or over ``~A`` when
+    ``complemented`` (the CNF's De Morgan dual), without materializing ``~A``: a term over
+    ``~A`` fires where none of its columns of A holds."""
     max_clauses = check_count(max_clauses, "max_clauses")
-    c_pos, c_neg = class_costs(weights)
-    sw = _sample_weight(sample_weight, y)
+    c_pos, c_neg = costs
     row_weight = np.ones(len(y)) if sw is None else sw
     remaining = y.copy()
     predicted = np.zeros_like(y)
@@ -233,11 +240,11 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
     for _ in range(max_clauses):
         if not remaining.any():
             break
-        clause = _learn_clause(A, ~y, remaining, lam, complement=True, weights=(c_neg, c_pos),
+        clause = _learn_clause(A, ~y, remaining, lam, complement=not complemented, weights=(c_neg, c_pos),
                                sample_weight=sw, **options)
         steps = []
         for columns in clause.tied or [clause.columns]:
-            fires = A[:, columns].all(axis=1)
+            fires = ~A[:, columns].any(axis=1) if complemented else A[:, columns].all(axis=1)
             new_tp = float(row_weight[fires & remaining].sum())
             new_fp = float(row_weight[fires & ~y & ~predicted].sum())
             steps.append((c_pos * new_tp - c_neg * new_fp - lam * columns.size, columns, fires))
@@ -253,7 +260,8 @@ def learn_dnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, sample_we
 
 
 def learn_cnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options) -> RuleSetFit:
-    """A CNF (AND of OR-clauses) by De Morgan: a DNF learned on ``~A`` for ``~y``.
+    """A CNF (AND of OR-clauses) by De Morgan: a DNF learned on ``~A`` for ``~y`` (without
+    materializing ``~A``: no copy of the literal matrix).
 
     Each returned column set T means the clause ``OR_{j in T} A[:, j]``.
 
@@ -265,7 +273,8 @@ def learn_cnf(A, y, lam: float, max_clauses: int = 5, *, weights=None, **options
     """
     A, y = _check_data(A, y)
     c_pos, c_neg = class_costs(weights)
-    return learn_dnf(~A, ~y, lam, max_clauses, weights=(c_neg, c_pos), **options)
+    sw = _sample_weight(options.pop("sample_weight", None), y)
+    return _cover(A, ~y, lam, max_clauses, (c_neg, c_pos), sw, options, complemented=True)
 
 
 def m_of_n_predict(A, columns, m: int) -> np.ndarray:
