@@ -18,15 +18,20 @@ Every ``fit(X, y)`` receives the dask array and its labels and runs on a ``Local
 ``--memory-rows`` (the table computed block by block into one array first, not timed).
 
 Reported per case: wall time of the fit, CPU time of the fit (the driver's plus the workers'
-during the fit), CPU per 1e6 rows, the fit's passes over the data, the workers' CPU time of one
-pass that only produces the lazily generated table (``data cpu``: every pass of a fit pays it
-again, as it would re-read files), the fit's own CPU per 1e6 rows (its CPU less ``passes x data
-cpu``), peak RSS of the driver and of each worker (``ru_maxrss``, the
+during the fit), CPU per 1e6 rows, the fit's passes over the data, how many of them produced the
+table (``produced``: the blocks drawn during the fit, per partition; a pass that reads the bits
+the workers keep (``DaskCounts``' ``persist``) does not), the workers' CPU time of one pass that
+only produces the lazily generated table (``data cpu``: every pass that produces the table pays
+it again, as it would re-read files), the fit's own CPU per 1e6 rows (its CPU less ``produced x
+data cpu``), peak RSS of the driver and of each worker (``ru_maxrss``, the
 process's whole life: interpreter, imports, the fit), the workers' RSS before the fit (their
 fixed cost), and the size of the binarized table (one byte per cell as a bool array, one bit
 packed) for comparison. Each case runs in a fresh subprocess; numba kernels are compiled on a
 tiny table first. Every process (the in-memory case's, the driver, the workers) runs with the
-glibc allocator settings of ``MALLOC`` unless ``--malloc default``.
+glibc allocator settings of ``MALLOC`` unless ``--malloc default``; the workers' statistical
+profiler (distributed samples every thread every 10 ms, CPU that grows with the wall time, so
+with the load of a shared machine) is off unless ``--worker-profile on``. The workers' CPU is
+also reported on its own (``workers cpu``).
 
 Examples
 --------
@@ -158,11 +163,14 @@ def _report_peaks(client, done, every: float = 20.0) -> None:
               f"{'/'.join(f'{peaks[w][2]:.0f}' for w in sorted(peaks))} MB", flush=True)
 
 
-def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str, malloc: str) -> dict:
+def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_memory: str, malloc: str,
+             worker_profile: str = "off") -> dict:
     import dask
-    from distributed import Client, LocalCluster
+    from distributed import Client, LocalCluster, get_task_stream
 
     _warm_up(name, dask_too=True)
+    if worker_profile == "off":  # the workers receive the driver's dask config
+        dask.config.set({"distributed.worker.profile.enabled": False})
     if malloc == "tuned":  # the workers get the case's allocator settings (distributed sets its own)
         environ = dask.config.get("distributed.nanny.pre-spawn-environ")
         dask.config.set({"distributed.nanny.pre-spawn-environ": {**environ, **MALLOC}})
@@ -181,8 +189,10 @@ def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_mem
         watch = threading.Thread(target=_report_peaks, args=(client, done), daemon=True)
         watch.start()
         wall, cpu = time.perf_counter(), time.process_time()
-        model.fit(X, y)
+        with get_task_stream(client) as stream:  # which tasks ran: how often the table was produced
+            model.fit(X, y)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+        produced = sum(str(task["key"]).startswith(("_block-", "('_block-")) for task in stream.data)
         done.set()
         watch.join()
         after = client.run(_worker_state)
@@ -194,6 +204,7 @@ def run_dask(name: str, n: int, m: int, workers: int, partition: int, worker_mem
             "worker_start_mb": [start[w][1] for w in sorted(start)],
             "worker_cpu_s": sum(after[w][0] - before[w][0] for w in after),
             "data_pass_cpu_s": sum(before[w][0] - start[w][0] for w in before),
+            "data_passes": produced / X.numblocks[0],
             "formula": str(model.formula_)}
 
 
@@ -234,6 +245,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--timeout", type=float, default=3600, help="seconds per case")
     parser.add_argument("--malloc", choices=("tuned", "default"), default="tuned",
                         help="glibc allocator settings of every process (see MALLOC)")
+    parser.add_argument("--worker-profile", choices=("off", "on"), default="off",
+                        help="distributed's statistical profiler in the workers")
     parser.add_argument("--data-dir", default="../shared/datasets", help="unused (synthetic data only)")
     parser.add_argument("--case", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -241,7 +254,8 @@ def main(argv: list[str] | None = None) -> None:
         where, name, n = args.case.split(":")
         n = int(float(n))
         if where == "dask":
-            out = run_dask(name, n, args.attributes, args.workers, args.partition, args.worker_memory, args.malloc)
+            out = run_dask(name, n, args.attributes, args.workers, args.partition, args.worker_memory, args.malloc,
+                           args.worker_profile)
         else:
             out = run_memory(name, n, args.attributes, args.partition)
         print("RESULT " + json.dumps(out))
@@ -252,9 +266,9 @@ def main(argv: list[str] | None = None) -> None:
     print(f"binary table: {args.attributes} attributes, rule {RULES['binary']}; numeric table: "
           f"{NUMERIC_COLUMNS} columns, rule {RULES['numeric']}; {args.workers} workers, "
           f"{args.partition} rows per partition")
-    print(f"{'learner':>8} {'where':>7} {'rows':>8} {'wall s':>8} {'cpu s':>8} {'cpu s/1e6':>9} "
+    print(f"{'learner':>8} {'where':>7} {'rows':>8} {'wall s':>8} {'cpu s':>8} {'workers cpu':>11} {'cpu s/1e6':>9} "
           f"{'driver MB':>9} {'workers MB':>11} {'at start':>9} {'bool MB':>8} {'bits MB':>8} {'passes':>6} "
-          f"{'data cpu':>9} {'own/1e6':>9}  formula")
+          f"{'produced':>8} {'data cpu':>9} {'own/1e6':>9}  formula")
     for name in learners:
         kind, _ = make_learner(name)
         width = args.attributes if kind == "binary" else NUMERIC_COLUMNS  # median cuts: one per column
@@ -263,7 +277,8 @@ def main(argv: list[str] | None = None) -> None:
             n = int(n)
             cmd = [sys.executable, "-P", __file__, "--case", f"{where}:{name}:{n}", "--attributes",
                    str(args.attributes), "--workers", str(args.workers), "--partition", str(args.partition),
-                   "--worker-memory", args.worker_memory, "--malloc", args.malloc]
+                   "--worker-memory", args.worker_memory, "--malloc", args.malloc, "--worker-profile",
+                   args.worker_profile]
             env = dict(os.environ, **(MALLOC if args.malloc == "tuned" else {}))
             try:
                 done = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
@@ -281,13 +296,18 @@ def main(argv: list[str] | None = None) -> None:
             r = json.loads(line[0][7:])
             cpu = r["driver_cpu_s"] + r["worker_cpu_s"]
             # the passes of the fit: one per "dask pass" line, and the pass over y for the classes
-            # when it has no line (the ideal's shares a pass with the binarizers' or prints its own)
+            # when it has no line (the ideal's shares a pass with the binarizers' or prints its own);
+            # the passes that produce the table (the others read bits kept on the workers): the
+            # blocks drawn over the fit, per partition
             passes = done.stderr.count("dask pass") + ("classes" not in done.stderr) if where == "dask" else 0
-            own = cpu - passes * r.get("data_pass_cpu_s", 0.0)
-            print(f"{name:>8} {where:>7} {n:>8.0e} {r['wall_s']:>8.1f} {cpu:>8.1f} {cpu / n * 1e6:>9.2f} "
+            data_passes = r.get("data_passes", 0.0)
+            own = cpu - data_passes * r.get("data_pass_cpu_s", 0.0)
+            print(f"{name:>8} {where:>7} {n:>8.0e} {r['wall_s']:>8.1f} {cpu:>8.1f} {r['worker_cpu_s']:>11.1f} "
+                  f"{cpu / n * 1e6:>9.2f} "
                   f"{r['driver_peak_mb']:>9.0f} {'/'.join(f'{w:.0f}' for w in r['worker_peak_mb']) or '-':>11} "
                   f"{'/'.join(f'{w:.0f}' for w in r['worker_start_mb']) or '-':>9} "
                   f"{n * width / 2**20:>8.0f} {n * width / 8 / 2**20:>8.0f} {passes or '-':>6} "
+                  f"{data_passes or '-':>8} "
                   f"{r.get('data_pass_cpu_s', 0.0):>9.1f} {own / n * 1e6:>9.2f}  {r['formula']}", flush=True)
 
 

@@ -27,6 +27,7 @@ import pandas as pd
 from sklearn.utils.multiclass import check_classification_targets
 
 from logicrules.distributed import import_dask
+from logicrules.fca.dask_counts import delayed_parts
 from logicrules.progress import pass_line
 
 __all__ = ["begin_dask_fit", "check_dask_fit_input", "class_indices", "classes_pass", "classes_tasks",
@@ -62,10 +63,6 @@ def _labels_of(part: Any, weights: Any = None) -> tuple[np.ndarray, bool, np.nda
     return np.asarray(pd.unique(values.dropna())), missing, stats
 
 
-def _parts_of(values: Any, dd: Any) -> list[Any]:
-    return list(values.to_delayed()) if isinstance(values, dd.Series) else list(values.to_delayed().ravel())
-
-
 def dask_classes(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, np.ndarray, np.ndarray]:
     """The sorted distinct labels of a dask Series / 1-D Array (one pass, over the rows of
     positive weight), y itself (a one-column DataFrame as its column), and the labels in order
@@ -88,7 +85,7 @@ def classes_tasks(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, li
     if not isinstance(y, (dd.Series, da.Array)) or y.ndim != 1:
         raise TypeError(f"with a dask X, {what} must be a dask Series or 1-D dask Array partitioned like X "
                         f"(e.g. a column of the same DataFrame), got {type(y).__name__}")
-    parts = _parts_of(y, dd)
+    parts = delayed_parts(y)
     if weights is None:
         weight_parts = [None] * len(parts)
     else:
@@ -98,7 +95,7 @@ def classes_tasks(y: Any, what: str = "y", weights: Any = None) -> tuple[Any, li
                             f"like X, got {type(weights).__name__}")
         if isinstance(weights, da.Array) and isinstance(y, da.Array):
             weights = weights.rechunk((y.chunks[0],)) if weights.shape == y.shape else weights
-        weight_parts = _parts_of(weights, dd)
+        weight_parts = delayed_parts(weights)
         if len(weight_parts) != len(parts):
             raise ValueError(f"y has {len(parts)} partitions but sample_weight {len(weight_parts)}: partition "
                              "them alike (e.g. take both from the same DataFrame as X)")

@@ -29,6 +29,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from logicrules.distributed import import_dask
+from logicrules.fca.dask_counts import delayed_parts
 
 __all__ = ["PartitionFolds"]
 
@@ -232,8 +233,7 @@ def run_dask_fold(task: dict, data: DaskFoldData, scorers: dict[str, Callable], 
 def _delayed_parts(collection: Any) -> Iterable[Any]:
     if collection is None:
         return itertools.repeat(None)  # zip stops at the others' length
-    parts = collection.to_delayed()
-    return list(parts.ravel()) if hasattr(parts, "ravel") else list(parts)
+    return delayed_parts(collection)
 
 
 # ------------------------------------------------------------------ compare_learners' steps

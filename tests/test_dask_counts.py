@@ -101,3 +101,64 @@ def test_counts_on_a_local_cluster(dask_client):
     got = DaskCounts(da.from_array(X, chunks=(64, 7)), da.from_array(y, chunks=64),
                      weights=da.from_array(w, chunks=64), n_classes=3)
     _same_counts(got, expected, 3)
+
+
+_PRODUCED: list[int] = []
+
+
+def _produce(number, X, y):
+    """Block ``number`` of X and its labels from one task (as a file holding both is read once)."""
+    _PRODUCED.append(number)
+    return X, y
+
+
+def _shared_source(X, y, rows):
+    """X and y as dask arrays whose blocks come from one task per block, which counts its calls."""
+    import dask
+
+    xs, ys = [], []
+    for number, start in enumerate(range(0, len(X), rows)):
+        both = dask.delayed(_produce, pure=True, nout=2)(number, X[start:start + rows], y[start:start + rows])
+        n = min(rows, len(X) - start)
+        xs.append(da.from_delayed(both[0], shape=(n, X.shape[1]), dtype=X.dtype))
+        ys.append(da.from_delayed(both[1], shape=(n,), dtype=y.dtype))
+    return da.concatenate(xs), da.concatenate(ys)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_persisted_blocks_count_the_same_and_each_partition_is_produced_once(seed):
+    """A pass reading X and y produces each partition once (their shared task is not copied into
+    each); with ``persist`` the first pass keeps the packed blocks and no later pass produces a
+    partition again; every count equals the in-memory one, with weights and a row split."""
+    X, y, w = _random(seed, n=400, n_classes=2 + seed % 2)
+    names = [f"a{j}" for j in range(X.shape[1])]
+    Xd, yd = _shared_source(X.astype(np.uint8), y, 90)
+    split = RowSplit(0.4, seed=seed, part="train") if seed == 2 else None
+    keep = np.ones(len(y), dtype=bool) if split is None else split.mask([90, 90, 90, 90, 40])
+    weights = w if seed == 1 else None
+    expected = ContextCounts(FormalContext(X[keep], attributes=names), y[keep],
+                             weights=None if weights is None else weights[keep], n_classes=2 + seed % 2)
+    for persist in (False, True):
+        _PRODUCED.clear()
+        with dask.config.set(scheduler="synchronous"):
+            got = DaskCounts(Xd, yd, weights=None if weights is None else da.from_array(weights, chunks=90),
+                             n_classes=2 + seed % 2, attributes=names, rows=split, persist=persist)
+            got.class_totals()
+            assert sorted(_PRODUCED) == [0, 1, 2, 3, 4]
+            _same_counts(got, expected, 2 + seed % 2)
+        passes = got.n_passes
+        assert passes > 1 and sorted(_PRODUCED) == sorted(list(range(5)) * (1 if persist else passes))
+
+
+def test_persist_follows_the_scheduler_and_the_dask_config(dask_client):
+    """By default the blocks are persisted when a distributed Client runs the passes, not with a
+    local scheduler; the dask config value ``logicrules.persist-bits`` decides when set."""
+    from logicrules.fca.dask_counts import _persisting
+
+    assert _persisting(None) and not _persisting(False)
+    with dask.config.set({"logicrules.persist-bits": False}):
+        assert not _persisting(None) and _persisting(True)
+    with dask.config.set(scheduler="synchronous"):
+        assert not _persisting(None)
+        with dask.config.set({"logicrules.persist-bits": True}):
+            assert _persisting(None)

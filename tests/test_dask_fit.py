@@ -45,14 +45,15 @@ def _same_model(got, expected, X):
 
 
 @pytest.mark.parametrize("seed, binarizer", [(0, "median"), (1, "quantile"), (2, "median")])
-def test_ideal_from_dask_equals_in_memory_with_the_same_split(seed, binarizer):
+@pytest.mark.parametrize("persist", [False, True])
+def test_ideal_from_dask_equals_in_memory_with_the_same_split(seed, binarizer, persist):
     X, y = _random_frame(seed, 300)
     Xd, yd = dd.from_pandas(X, npartitions=3 + seed), dd.from_pandas(y, npartitions=3 + seed)
 
     def make():
         return IdealDNFClassifier(binarizer=binarizer, random_state=seed, max_features=3)
 
-    with dask.config.set(scheduler="synchronous"):
+    with dask.config.set({"scheduler": "synchronous", "logicrules.persist-bits": persist}):  # bits kept or re-read
         got = make().fit(Xd, yd)
         expected = _in_memory_with_split(make, X, y, Xd, seed)
         _same_model(got, expected, X)

@@ -42,7 +42,7 @@ from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock
 from logicrules.fca.row_block import _check_rows
 from logicrules.progress import pass_line
 
-__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "partition_rows", "tree_sum"]
+__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "delayed_parts", "partition_rows", "tree_sum"]
 
 
 class RowSplit:
@@ -100,6 +100,22 @@ class RowSplit:
         return f"RowSplit({self.fraction!r}, seed={self.seed}, part={self.part!r})"
 
 
+def delayed_parts(collection: Any) -> list[Any]:
+    """The partitions (blocks, in row order) of a dask collection as delayed objects.
+
+    A dask array's blocks keep the keys of its graph (``to_delayed(optimize_graph=False)``):
+    optimized one by one, the graphs of X and of y each get their own copy of the tasks that
+    produce both (a block of X and its labels read or drawn by one task), so a pass that reads
+    X and y would produce every partition twice. A DataFrame's partitions keep their shared
+    keys when optimized (and their column projections)."""
+    from logicrules.distributed import import_dask
+
+    da, _ = import_dask()
+    if isinstance(collection, da.Array):
+        return list(collection.to_delayed(optimize_graph=False).ravel())
+    return list(collection.to_delayed())
+
+
 def dask_partitions(X: Any, *others: Any) -> list[tuple[Any, ...]]:
     """The row partitions of X and of row-aligned companions (labels, weights) as delayed objects.
 
@@ -120,7 +136,7 @@ def dask_partitions(X: Any, *others: Any) -> list[tuple[Any, ...]]:
 
     da, dd = import_dask()
     if isinstance(X, dd.DataFrame):
-        parts = [X.to_delayed()]
+        parts = [delayed_parts(X)]
         for other in others:
             if other is None:
                 parts.append([None] * X.npartitions)
@@ -134,13 +150,13 @@ def dask_partitions(X: Any, *others: Any) -> list[tuple[Any, ...]]:
                                      f"{other.npartitions} (and the divisions are unknown): partition "
                                      "them alike (e.g. take y from the same DataFrame as X)")
                 other = other.repartition(divisions=X.divisions)
-            parts.append(other.to_delayed())
+            parts.append(delayed_parts(other))
         return list(zip(*parts))
     if isinstance(X, da.Array):
         if X.ndim != 2:
             raise ValueError(f"X must be a 2-D dask array, got {X.ndim} dimension(s)")
         X = X.rechunk({1: -1})
-        parts = [list(X.to_delayed().ravel())]
+        parts = [delayed_parts(X)]
         for other in others:
             if other is None:
                 parts.append([None] * len(parts[0]))
@@ -152,7 +168,7 @@ def dask_partitions(X: Any, *others: Any) -> list[tuple[Any, ...]]:
                                 f"{type(other).__name__}")
             if other.shape[0] != X.shape[0]:
                 raise ValueError(f"X has {X.shape[0]} rows but a companion array has {other.shape[0]}")
-            parts.append(list(other.rechunk((X.chunks[0],)).to_delayed().ravel()))
+            parts.append(delayed_parts(other.rechunk((X.chunks[0],))))
         return list(zip(*parts))
     raise TypeError(f"X must be a dask DataFrame or a 2-D dask Array, got {type(X).__name__}")
 
@@ -286,20 +302,32 @@ class DaskCounts(Counts):
         The row weights of each partition from its labels and ``weights``, applied first (the
         counts are then weighted): e.g. error costs per class, or weight 0 outside the training
         rows of a cross-validation fold; picklable.
+    persist : bool, optional
+        Keep every partition's packed rows (its :class:`~logicrules.fca.counts.RowBlock`: bits,
+        labels, weights) where it was computed, from the first pass on (``dask.persist``), so
+        that later passes read those bits instead of producing and binarizing the partitions
+        again. Default (None): the dask config value ``"logicrules.persist-bits"`` when set,
+        else True when a ``distributed`` Client runs the passes (the bits are spread over its
+        workers) and False with a local scheduler (the bits of every partition would all be
+        held by this process).
 
     Notes
     -----
-    Every pass reads and binarizes the partitions again (``persist()`` the collection first
-    when it is expensive to produce); the result of each count is kept, so asking the same
-    count twice makes one pass (dask collections do not change). Memory: a worker holds one
-    partition, its binarization (one bit per row and attribute, plus the binarizer's chunk of
-    booleans) and one partial count; the driver holds the partial counts of a reduction.
+    Without ``persist`` every pass reads and binarizes the partitions again (``persist()`` the
+    collection first when it is expensive to produce); the result of each count is kept, so
+    asking the same count twice makes one pass (dask collections do not change). Memory: a
+    worker holds one partition, its binarization (one bit per row and attribute, plus the
+    binarizer's chunk of booleans) and one partial count; with ``persist`` the workers also
+    keep their partitions' bits, ``n_attributes * n_rows / 8`` bytes over all workers (plus the
+    labels, one byte per row, and the weights, eight); the driver holds the partial counts of
+    a reduction.
     """
 
     def __init__(self, X: Any, labels: Any, binarizer: Any = None, weights: Any = None,
                  n_classes: int = 2, attributes: Sequence[str] | None = None,
                  rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0,
-                 validation: RowSplit | None = None, reweight: Callable | None = None) -> None:
+                 validation: RowSplit | None = None, reweight: Callable | None = None,
+                 persist: bool | None = None) -> None:
         if attributes is None:
             if binarizer is not None:
                 attributes = [c.name for c in binarizer.conditions_]
@@ -322,6 +350,8 @@ class DaskCounts(Counts):
         self.n_passes = 0
         self._cache: dict[Any, Any] = {}
         self._followers: list[tuple[DaskCounts, Callable]] = []
+        self._persist = persist
+        self._kept: list[Any] | None = None  # the persisted blocks, once computed
 
     @property
     def weighted(self) -> bool:
@@ -331,8 +361,13 @@ class DaskCounts(Counts):
         """The same rows (those of positive weight) counted one each, e.g. for the rule
         statistics the in-memory fit counts in rows (``rules_``); its own cache of counts."""
         twin = copy.copy(self)
-        twin._count_weights, twin._cache, twin.n_passes, twin._followers = False, {}, 0, []
+        twin._count_weights, twin._cache, twin.n_passes, twin._followers, twin._kept = False, {}, 0, [], None
         return twin
+
+    def release(self) -> None:
+        """Let go of the persisted blocks (see ``persist``): the workers free them, and a later
+        pass produces and packs the partitions again. The counts kept stay."""
+        self._kept = None
 
     @property
     def n_partitions(self) -> int:
@@ -340,13 +375,21 @@ class DaskCounts(Counts):
         return len(self._parts)
 
     def _block_tasks(self) -> list[Any]:
+        """The partitions' delayed RowBlocks: persisted ones (see ``persist``) from the first
+        pass on, computed where they are kept while that pass's kernels wait for them."""
         import dask
 
+        if self._kept is not None:
+            return self._kept
         binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
         make = dask.delayed(_make_block, pure=True)
-        return [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
-                     self._validation, self._count_weights, self._reweight)
-                for number, (part, labels, weights) in enumerate(self._parts)]
+        tasks = [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
+                      self._validation, self._count_weights, self._reweight)
+                 for number, (part, labels, weights) in enumerate(self._parts)]
+        if _persisting(self._persist):
+            self._kept = list(dask.persist(*tasks))
+            return self._kept
+        return tasks
 
     def lazy(self, kernel: Callable[[RowBlock], Any], blocks: list[Any] | None = None) -> Any:
         """The delayed tree sum of ``kernel`` over the partitions (``blocks``: the partitions'
@@ -418,6 +461,21 @@ class DaskCounts(Counts):
             (block,) = dask.compute(task)
             if block.n_rows:
                 yield block
+
+
+def _persisting(persist: bool | None) -> bool:
+    """Whether to persist the packed blocks (see :class:`DaskCounts`' ``persist``)."""
+    import dask
+
+    if persist is None:
+        persist = dask.config.get("logicrules.persist-bits", None)
+    if persist is None:
+        try:
+            from distributed import Client
+        except ImportError:  # pragma: no cover - distributed comes with the dask extra
+            return False
+        return isinstance(getattr(dask.base.get_scheduler(), "__self__", None), Client)
+    return bool(persist)
 
 
 def _histogram_kernel(counts: Counts, columns: Sequence[Any]) -> tuple[Any, Callable]:

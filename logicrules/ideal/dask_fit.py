@@ -50,7 +50,7 @@ from logicrules.base import make_binarizer
 from logicrules.dask_fit import (begin_dask_fit, classes_pass, finish_from_counts, fit_one_vs_rest_from_dask,
                                  histogram_rows)
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
-from logicrules.fca.dask_counts import DaskCounts, RowSplit
+from logicrules.fca.dask_counts import DaskCounts, RowSplit, delayed_parts
 from logicrules.fca.dask_scaling import fit_binarizers
 from logicrules.ideal.binarization import map_features
 from logicrules.ideal.split import split_seed
@@ -92,11 +92,7 @@ def _validation_split(estimator: Any, target: Any) -> RowSplit | TailSplit:
         return RowSplit(estimator.validation_size, split_seed(estimator.random_state), "train")
     import dask
 
-    from logicrules.distributed import import_dask
-
-    _, dd = import_dask()
-    parts = target.to_delayed() if isinstance(target, dd.Series) else target.to_delayed().ravel()
-    lengths = [int(n) for n in dask.compute(*[dask.delayed(len)(part) for part in parts])]
+    lengths = [int(n) for n in dask.compute(*[dask.delayed(len)(part) for part in delayed_parts(target)])]
     return TailSplit(int(np.ceil(estimator.validation_size * sum(lengths))), lengths)
 
 

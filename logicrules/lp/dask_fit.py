@@ -185,6 +185,8 @@ def _fit_binary(estimator: Any, X: Any, target: Any, weights: Any, binarizer: An
         warm = ()
         if isinstance(estimator.lam, str):
             def counts_of(reweight):
+                for done in fold_counts:  # the bits of one fold's counts kept on the workers at a time
+                    done.release()
                 fold_counts.append(DaskCounts(X, target, binarizer, lp_weights, verbose=verbose, reweight=reweight))
                 return fold_counts[-1]
 

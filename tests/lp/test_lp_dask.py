@@ -80,16 +80,16 @@ def _random_case(seed: int, n: int, m: int):
 @given(seed=st.integers(0, 10_000), n=st.integers(20, 240), m=st.integers(1, 12), parts=st.integers(1, 4),
        rule=st.sampled_from(["or", "and", "dnf", "cnf"]), rounding=st.sampled_from(["threshold", "exact"]),
        lam=st.sampled_from([0.001, 0.005, 0.02, 0.1]), sampling=st.sampled_from([None, 0.05, 0.3, 1.0]),
-       array=st.booleans())
+       array=st.booleans(), persist=st.booleans())
 def test_random_clauses_and_covering_rule_sets_equal_the_in_memory_fit(seed, n, m, parts, rule, rounding, lam,
-                                                                      sampling, array):
+                                                                      sampling, array, persist):
     X, y = _random_case(seed, n, m)
     if rule in ("dnf", "cnf"):  # a tie of a term's integer program would change the terms after it
         rounding = "threshold"
     kwargs = dict(rule=rule, lam=lam, rounding=rounding, binarizer="passthrough", method="covering", max_clauses=2)
     expected = LPRuleClassifier(**kwargs).fit(X.to_numpy() if array else X, y)
     Xd, yd = _dask(X, y, parts, array)
-    with dask.config.set(scheduler="synchronous"):
+    with dask.config.set({"scheduler": "synchronous", "logicrules.persist-bits": persist}):  # bits kept or re-read
         got = LPRuleClassifier(**kwargs, row_sampling=sampling, random_state=seed).fit(Xd, yd)
         _same_fit(got, expected, X.to_numpy() if array else X, Xd, integer_ties=rounding == "exact")
 
