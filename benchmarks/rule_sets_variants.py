@@ -2,7 +2,13 @@
 folds of :mod:`rule_sets`.
 
 Each variant is a JSON object of estimator parameters (``lam``, ``max_term_size``,
-``random_state``) plus three settings of the fit that the estimator does not take:
+``random_state``) plus four settings of the fit that the estimator does not take:
+``"binarizer": "brcg"`` (the learner reads BRCG's literals: AIX360's
+``FeatureBinarizer(negations=True)``, fitted on the training part of each fold, its 0/1 output
+passed through with ``binarizer="passthrough"``; the binarization is not in the fit's time),
+``"path"`` (lam chosen by a path over one shared pool, :func:`path_fit`: ``"holdout"`` for one
+stratified third of the training part held out, or a number of inner folds; ``"pool_lam"``
+the lam the pool is generated at, default 0.002),
 ``"mip"`` (seconds of the integer master, :data:`~logicrules.lp.estimator.CG_MIP_SECONDS`),
 ``"beam"`` (``beam_width`` of :func:`~logicrules.lp.colgen.learn_dnf_cg`: a beam past
 ``max_term_size`` tried when the exact pricing finds nothing) and ``"exact_count"`` (after the
@@ -38,16 +44,19 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 from scipy import optimize, sparse
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import StratifiedKFold, StratifiedShuffleSplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rule_sets import load  # noqa: E402
 
 import logicrules.lp.colgen as colgen  # noqa: E402
 import logicrules.lp.estimator as lp_estimator  # noqa: E402
-from logicrules.lp.master import MasterMIP, conjunction_extents, solve_master_mip  # noqa: E402
+from logicrules.lp.master import (ConjunctionPool, MasterMIP, build_rule_set_problem, conjunction_extents,  # noqa: E402
+                                  solve_master_mip)
 
-_FIT_SETTINGS = ("mip", "beam", "exact_count")
+_FIT_SETTINGS = ("mip", "beam", "exact_count", "binarizer", "path", "pool_lam")
+#: The lams of a path (fractions of the training rows).
+PATH_GRID = (0.001, 0.002, 0.005, 0.01, 0.02)
 _DEFAULT_MIP_SECONDS = lp_estimator.CG_MIP_SECONDS
 
 
@@ -110,6 +119,10 @@ def label(variant: str) -> str:
         parts.append(f"beam {v['beam']}")
     if v.get("max_term_size"):
         parts.append(f"k={v['max_term_size']}")
+    if v.get("binarizer"):
+        parts.append(f"{v['binarizer']} literals")
+    if v.get("path"):
+        parts[0] = f"lam path ({v['path']}, pool at {v.get('pool_lam', 0.002)})"
     return ", ".join(parts)
 
 
@@ -136,6 +149,75 @@ def read_records(files) -> pd.DataFrame:
     return records.drop_duplicates(["dataset", "fold", "variant"], keep="last")
 
 
+def brcg_literals(X_train: pd.DataFrame, X_test: pd.DataFrame) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """BRCG's literals of a fold: AIX360's ``FeatureBinarizer(negations=True)`` fitted on the
+    training part, both parts as 0/1 frames named ``feature op value``."""
+    from rule_sets import _BRCG
+
+    from aix360.algorithms.rbm import FeatureBinarizer
+
+    _BRCG()  # the pandas 3 / scikit-learn 1.9 patch of the binarizer
+    binarizer = FeatureBinarizer(negations=True).fit(_BRCG._object(X_train))
+
+    def literals(X: pd.DataFrame) -> pd.DataFrame:
+        A = binarizer.transform(_BRCG._object(X))
+        return pd.DataFrame(A.to_numpy(dtype=np.int8), columns=[" ".join(map(str, c)) for c in A.columns])
+
+    return literals(X_train), literals(X_test)
+
+
+class PathFit:
+    """A DNF whose lam was chosen by :func:`path_fit`: ``formula_`` (for its size), ``lam_``,
+    ``predict``."""
+
+    def __init__(self, binarizer, formula, terms: list[tuple[int, ...]], lam: float):
+        self.binarizer_, self.formula_, self.terms, self.lam_ = binarizer, formula, terms, lam
+
+    def predict(self, X) -> np.ndarray:
+        A = np.asarray(self.binarizer_.transform(X), dtype=bool)
+        return (conjunction_extents(A, self.terms).any(axis=1) if self.terms else np.zeros(len(A), bool)).astype(int)
+
+
+def path_fit(X: pd.DataFrame, y: np.ndarray, inner, pool_lam: float = 0.002, grid=PATH_GRID,
+             random_state: int = 0) -> PathFit:
+    """lam by a path over a shared pool: on each inner split, column generation at ``pool_lam``
+    on the inner training rows gives a pool; for every lam of ``grid`` only the integer master
+    over that pool is solved again (no pricing) and scored on the held-out rows. The lam of the
+    best held-out accuracy (ties: the larger) is then fitted on all rows by column generation,
+    warm-started with the pools. Same literals and tie-break as ``LPRuleClassifier(rule="dnf")``."""
+    from logicrules.fca.scaling import QuantileBinarizer
+    from logicrules.lp.structure import _to_formula
+
+    binarizer = QuantileBinarizer().fit(X)
+    A, y = np.asarray(binarizer.transform(X), dtype=bool), np.asarray(y, dtype=bool)
+    negated = np.array([c.op == "!=" for c in binarizer.conditions_])
+
+    def problem(rows, lam):
+        cost = lam * len(rows)
+        return build_rule_set_problem(A[rows], y[rows], cost, literal_cost=lp_estimator.NEGATION_TIE_BREAK * cost * negated)
+
+    splits = (StratifiedShuffleSplit(1, test_size=1 / 3, random_state=random_state) if inner == "holdout"
+              else StratifiedKFold(int(inner), shuffle=True, random_state=random_state)).split(A, y)
+    scores, generated = np.zeros(len(grid)), {}
+    for train, held_out in splits:
+        fit = colgen.learn_dnf_cg(None, None, None, problem=problem(train, pool_lam), max_size=3,
+                                  mip_time_limit=lp_estimator.CG_MIP_SECONDS)
+        generated.update(dict.fromkeys(fit.pool))
+        for j, lam in enumerate(grid):
+            pool = ConjunctionPool(problem(train, lam))
+            pool.add(fit.pool)
+            chosen = solve_master_mip(pool, time_limit=lp_estimator.CG_MIP_SECONDS).chosen
+            terms = [pool.terms[k] for k in np.flatnonzero(chosen)]
+            fires = conjunction_extents(A[held_out], terms).any(axis=1) if terms else np.zeros(len(held_out), bool)
+            scores[j] += np.mean(fires == y[held_out])
+    lam = grid[int(np.flatnonzero(scores >= scores.max() - 1e-12)[-1])]
+    fit = colgen.learn_dnf_cg(None, None, None, problem=problem(np.arange(len(y)), lam), max_size=3,
+                              mip_time_limit=lp_estimator.CG_MIP_SECONDS, initial_terms=tuple(generated))
+    terms = [tuple(int(j) for j in t) for t in fit.terms]
+    formula = _to_formula("dnf", terms, list(binarizer.get_feature_names_out()))
+    return PathFit(binarizer, formula, terms, float(lam))
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data-dir", default="../shared/datasets")
@@ -152,16 +234,23 @@ def main(argv=None) -> int:
     for name in args.datasets:
         X, y = load(name, Path(args.data_dir))
         for fold, (train, test) in enumerate(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y)):
+            brcg = None
             for variant in args.variants:
                 settings = json.loads(variant)
                 _configure(settings)
-                model = lp_estimator.LPRuleClassifier(rule="dnf", **{k: v for k, v in settings.items()
-                                                                     if k not in _FIT_SETTINGS})
+                params = {k: v for k, v in settings.items() if k not in _FIT_SETTINGS}
+                X_train, X_test = X.iloc[train], X.iloc[test]
+                if settings.get("binarizer") == "brcg":
+                    brcg = brcg_literals(X_train, X_test) if brcg is None else brcg
+                    (X_train, X_test), params["binarizer"] = brcg, "passthrough"
                 cpu = time.process_time()
-                model.fit(X.iloc[train], y[train])
+                if settings.get("path"):
+                    model = path_fit(X_train, y[train], settings["path"], float(settings.get("pool_lam", 0.002)))
+                else:
+                    model = lp_estimator.LPRuleClassifier(rule="dnf", **params).fit(X_train, y[train])
                 cpu = time.process_time() - cpu
                 row = {"dataset": name, "fold": fold, "variant": json.dumps(settings, sort_keys=True),
-                       "accuracy": float(np.mean(model.predict(X.iloc[test]) == y[test])),
+                       "accuracy": float(np.mean(model.predict(X_test) == y[test])),
                        "conditions": int(model.formula_.size), "cpu_seconds": cpu, "lam": float(model.lam_),
                        "load": os.getloadavg()[0]}
                 rows.append(row)
