@@ -184,9 +184,8 @@ def _search_triples(firsts, XT, signed, G1, L1, G2, L2, e, cost, bound, offsets,
                             weights[r] = signed[row]
                             r += 1
                 total = 0.0
-                for q in range(r):
-                    if XT[c, rows[q]]:
-                        total += weights[q]
+                for q in range(r):   # branch-free: whether c holds on a row is unpredictable
+                    total += weights[q] * XT[c, rows[q]]
                 out_b[offsets[i] + stored] = min(b, c)
                 out_c[offsets[i] + stored] = max(b, c)
                 out_v[offsets[i] + stored] = total + eab + eA[ci]

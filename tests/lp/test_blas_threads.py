@@ -14,6 +14,21 @@ def _blas_threads() -> list[int]:
     return [pool["num_threads"] for pool in threadpool_info() if pool["user_api"] == "blas"]
 
 
+def test_small_pricing_runs_numba_kernels_on_one_thread_and_restores_the_setting():
+    import numba
+
+    before = numba.get_num_threads()
+    with pricing_blas_threads(150, 900):
+        assert numba.get_num_threads() == 1
+    assert numba.get_num_threads() == before
+    rows = SMALL_PRODUCT_FLOPS // (1000 * 1000) + 1
+    with pricing_blas_threads(rows, 1000):
+        assert numba.get_num_threads() == before
+    with pytest.raises(RuntimeError), pricing_blas_threads(150, 900):
+        raise RuntimeError("the setting is restored on errors too")
+    assert numba.get_num_threads() == before
+
+
 def test_small_products_run_on_one_blas_thread_and_large_ones_as_configured():
     before = _blas_threads()
     if not before:
