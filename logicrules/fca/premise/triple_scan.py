@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit, prange
 
 from logicrules.fca.premise.closed_forms import _best_triple
-from logicrules.fca.premise.popcounts import _ctpop
+from logicrules.fca.premise.popcounts import _count_and
 
 __all__ = ["scan_triples"]
 
@@ -36,26 +36,26 @@ def _tiled_triple_counts(bits, seg, wseg, a, pair_b, pair_start, cand_c, out):
     pair_start[q + 1]]``. The words are visited in tiles of :data:`_TILE` words, every pair and
     candidate per tile, so the tiles of all attributes are read from cache instead of streaming
     every candidate's whole bitset from memory once per pair. Group counts are exact integers,
-    multiplied by their weight once and summed in group order, as in :func:`_wcount_and`.
+    multiplied by their weight once and summed in group order, as in :func:`_wcount_and`. The
+    popcounts run over slices of the tiles (:func:`_count_and`); the same loop indexing whole
+    rows at the tile's offset took 25% more time on Myocard (32 words per attribute) and 2.6x
+    the time at 1e6 rows x 200 attributes.
     """
     k = cand_c.shape[0]
     counts = np.zeros(k, np.int64)
     ab = np.empty(_TILE, np.uint64)
-    row_a = bits[a]
     for g in range(wseg.shape[0]):
         counts[:] = 0
         for t0 in range(seg[g], seg[g + 1], _TILE):
-            nt = min(_TILE, seg[g + 1] - t0)
+            t1 = min(t0 + _TILE, seg[g + 1])
+            ab_t = ab[:t1 - t0]
+            row_a = bits[a, t0:t1]
             for q in range(pair_b.shape[0]):
-                row_b = bits[pair_b[q]]
-                for w in range(nt):
-                    ab[w] = row_a[t0 + w] & row_b[t0 + w]
+                row_b = bits[pair_b[q], t0:t1]
+                for w in range(t1 - t0):
+                    ab_t[w] = row_a[w] & row_b[w]
                 for j in range(pair_start[q], pair_start[q + 1]):
-                    row_c = bits[cand_c[j]]
-                    total = 0
-                    for w in range(nt):
-                        total += _ctpop(ab[w] & row_c[t0 + w])
-                    counts[j] += total
+                    counts[j] += _count_and(ab_t, bits[cand_c[j], t0:t1])
         for j in range(k):
             out[j] += wseg[g] * counts[j]
 
