@@ -256,19 +256,21 @@ def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, ti
 
 def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np.ndarray, residual: np.ndarray,
              side: np.ndarray, past: np.ndarray, short: np.ndarray, positive: np.ndarray,
-             beta: np.ndarray | None, base_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+             beta: np.ndarray | None, merge: bool,
+             base_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
     """The next partition: every mixed group split by side, its rows on the side of fewer rows
     a piece, except the ``min(base_rows, SPLIT_ROWS)`` of them (over all groups) nearest their
-    kink, which get a constraint each; and, given the duals ``beta`` of the
+    kink, which get a constraint each; and, with ``merge``, given the duals ``beta`` of the
     last relaxation, the unmixed groups whose ``beta`` is at the same bound (0 or 1) merged by
     class. Merging such groups keeps the last dual solution feasible with the same value, so
     the bound never drops, and keeps the relaxation small (its fractional groups, at most one
-    per literal at a vertex, stay apart). Returns the group of every row, the groups' sums and
-    (given ``beta``) each new group's starting dual: its source's, a piece its parent's."""
+    per literal at a vertex, stay apart). Returns the group of every row, the groups' sums,
+    (given ``beta``) each new group's starting dual (its source's, a piece its parent's) and each
+    new group's ``source``: the old group it equals, or -1 (merged groups and pieces)."""
     n_groups = past.size
     mixed = (past > 0) & (short > 0)
     label = np.arange(n_groups)
-    if beta is not None:
+    if beta is not None and merge:
         low, high = ~mixed & (beta <= _TOL), ~mixed & (beta >= 1.0 - _TOL)
         label[low] = n_groups + positive[low]
         label[high] = n_groups + 2 + positive[high]
@@ -316,7 +318,11 @@ def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np
         start = np.empty(n_new)
         start[of_kept] = beta[kept]
         start[of_member] = beta[owner]
-    return out, merged, start
+    # a new group made of exactly one kept group is that group unchanged
+    source = np.full(n_new, -1, dtype=np.intp)
+    alone_kept = np.bincount(of_kept, minlength=n_new)[of_kept] == 1
+    source[of_kept[alone_kept]] = kept[alone_kept]
+    return out, merged, start, source
 
 
 def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1.0, c_neg: float = 1.0, *,
@@ -350,11 +356,12 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     costs_of : ndarray, optional
         Error cost of each row (default: ``c_pos`` or ``c_neg`` times its weight).
     warm : bool, optional
-        Solve the LP relaxations in one HiGHS model, each from the last one's basis
-        (:class:`~logicrules.lp.mofn_warm.WarmChecklistLP`); default: when highspy is installed.
-        False: each from scratch (SciPy's HiGHS). The optimum is the same; the first relaxation
-        (the only one without sampling) and the integer program are always solved by SciPy's
-        HiGHS from scratch, so a fit without sampling picks the same optimal w on every path.
+        Solve the LP relaxations in one live HiGHS model, edited in place between rounds and
+        each solve started from the last basis (:class:`~logicrules.lp.mofn_warm.WarmChecklistLP`);
+        default: when highspy is installed. False: each from scratch (SciPy's HiGHS). The
+        optimum is the same; the LP with one constraint per row (no sampling) and the integer
+        program are always solved by SciPy's HiGHS from scratch, so a fit without sampling picks
+        the same optimal w on every path.
 
     Returns
     -------
@@ -379,7 +386,7 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     weight = np.bincount(group, weights=costs, minlength=n_groups)
     positive = np.zeros(n_groups, dtype=bool)
     positive[group] = rows.positive
-    rounds, merging, previous, start = 0, not integral, -np.inf, None
+    rounds, merging, previous, start, source = 0, not integral, -np.inf, None, None
     scale = max(1.0, float(costs.sum()))
     if warm is None:
         warm = warm_available()
@@ -388,10 +395,11 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
     model = WarmChecklistLP(rows.n_attributes, m, lam, time_limit) if warm and not integral else None
     while True:
         rounds += 1
-        if model is None or start is None:   # the first relaxation: cold, as every other path solves it
+        if model is None or (rounds == 1 and n_groups == rows.n_rows):
+            # one constraint per row (no sampling): cold, as every other path solves it
             w, value, proved, beta = _solve_relaxation(sums, weight, positive, m, lam, integral, time_limit)
-        else:
-            w, value, proved, beta = model.solve(sums, weight, positive, start)
+        else:   # the live model: built at the first round, then edited in place
+            w, value, proved, beta = model.solve(sums, weight, positive, start, source)
         optimal &= proved
         residual = _residuals(rows, rows.scores(w), m)
         objective = lam * float(w.sum()) + float(costs @ np.maximum(residual, 0.0))
@@ -407,8 +415,8 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
         # the groups only split (so the rounds end)
         merging &= value > previous + 1e-12 * scale
         previous = value
-        group, sums, start = _regroup(rows, costs, group, sums, residual, side, past, short, positive,
-                                      beta if merging else None, base_rows)
+        group, sums, start, source = _regroup(rows, costs, group, sums, residual, side, past, short, positive,
+                                              beta, merging, base_rows)
         n_groups = sums.shape[0]
         weight = np.bincount(group, weights=costs, minlength=n_groups)
         positive = np.zeros(n_groups, dtype=bool)

@@ -1,18 +1,18 @@
-"""The m-of-n relaxations of one row generation, each solved by HiGHS from the last one's basis.
+"""The m-of-n relaxations of one row generation in one live HiGHS model, edited in place.
 
 The row generation of :mod:`logicrules.lp.mofn_rows` solves, for one m, a sequence of small LPs
 (one constraint per row group, in their dual form: one row per literal, one variable
 ``beta_g`` in [0, 1] per group and one ``mu_j >= 0`` per literal). From one round to the next
 most groups stay as they were, some are merged (groups whose ``beta`` sat at the same bound)
-and some are split (a piece starts at its parent's ``beta``). Solving each LP from scratch
-repeats all the pivots; here the next LP is handed to HiGHS with a starting basis built from
-the last one: the literal rows and the ``mu_j`` keep their status, a group whose starting
-``beta`` is at a bound is nonbasic there, a group with a fractional start is basic (kept groups
-first, then pieces, as long as the basis has room), and rows fill what is left. HiGHS repairs a
-singular start itself; a start it refuses is dropped (a cold solve, same optimum).
+and some are split (a piece starts at its parent's ``beta``). The model is kept between rounds:
+the columns of the groups that are gone are deleted, those of new groups added, and the next
+solve starts from the last basis: the literal rows, the ``mu_j`` and every kept group keep their
+status, a new group whose starting ``beta`` is at a bound is nonbasic there, a new group with a
+fractional start is basic (as long as the basis has room), and literal rows fill what is left.
+HiGHS repairs a singular start itself; a start it refuses is dropped (a cold solve, same optimum).
 
-Needs highspy (the optional ``highs`` extra); :func:`relaxation_solver` falls back to SciPy's
-HiGHS (cold, same optimum) without it.
+Needs highspy (the optional ``highs`` extra); without it the relaxations are solved by SciPy's
+HiGHS, each from scratch (same optimum).
 """
 
 from __future__ import annotations
@@ -45,8 +45,20 @@ def dual_form(S: np.ndarray, C: np.ndarray, positive: np.ndarray, m: int, lam: f
     return cost, matrix, upper
 
 
+def _colwise(M: np.ndarray):
+    """(starts, indices, values) of the columns of ``M`` (entries != 0), as HiGHS takes them."""
+    nz = M != 0
+    starts = np.concatenate([[0], np.cumsum(nz.sum(axis=0))[:-1]]).astype(np.int32)
+    cols, rows = np.nonzero(nz.T)
+    return starts, rows.astype(np.int32), np.ascontiguousarray(M.T[cols, rows])
+
+
 class WarmChecklistLP:
-    """The relaxations of one m-of-n row generation (one m, one lam), each started from the last basis.
+    """The relaxations of one m-of-n row generation (one m, one lam) in one HiGHS model.
+
+    The model holds the ``n`` literal rows and the ``mu_j`` columns throughout; each
+    :meth:`solve` deletes the columns of the groups that are gone, adds those of the new
+    groups and starts from the last basis.
 
     Parameters
     ----------
@@ -56,13 +68,23 @@ class WarmChecklistLP:
     time_limit : float, optional
         Seconds per solve; a solve stopped by it warns and reports ``proved=False``.
 
+    Attributes
+    ----------
+    iterations : list of int
+        Simplex iterations of each solve.
+    edits : list of tuple
+        Per solve: (columns deleted, columns added); a rebuilt model counts all its groups as added.
+
     Examples
     --------
     >>> lp = WarmChecklistLP(2, 1, 0.5)
     >>> S, C = np.array([[2.0, 0.0], [0.0, 1.0]]), np.array([2.0, 1.0])
-    >>> w, value, proved, beta = lp.solve(S, C, np.array([True, False]), np.full(2, 0.5))
+    >>> w, value, proved, beta = lp.solve(S, C, np.array([True, False]))
     >>> w.tolist(), round(value, 6), proved
     ([1.0, 0.0], 0.5, True)
+    >>> w, value, proved, beta = lp.solve(S[:1], C[:1], np.array([True]), beta[:1], source=np.array([0]))
+    >>> w.tolist(), round(value, 6), lp.edits[-1]
+    ([1.0, 0.0], 0.5, (1, 0))
     """
 
     def __init__(self, n_attributes: int, m: int, lam: float, time_limit: float | None = None):
@@ -71,62 +93,99 @@ class WarmChecklistLP:
         self.n, self.m, self.lam, self.time_limit = int(n_attributes), int(m), float(lam), time_limit
         self._highspy = highspy
         self._inf = float(highspy.kHighsInf)
-        self._rows = None     # literal rows' status after the last solve (int codes)
-        self._mu = None       # mu columns' status after the last solve
-        self.iterations: list[int] = []   # simplex iterations of each solve
+        self._h = None          # the live model
+        self._position = None   # HiGHS column (after the mu columns) of each group of the last solve
+        self._status = None     # basis status codes of the model's columns after the last solve
+        self._rows = None       # basis status codes of the literal rows after the last solve
+        self.iterations: list[int] = []
+        self.edits: list[tuple[int, int]] = []
 
-    def _start(self, beta_start: np.ndarray):
-        """A starting basis (col_status, row_status) as HiGHS status codes, or None (cold)."""
-        if self._rows is None or beta_start is None:
-            return None
-        B = self._highspy.HighsBasisStatus
-        lower, basic, upper = int(B.kLower), int(B.kBasic), int(B.kUpper)
-        k, n = beta_start.size, self.n
-        cols = np.where(beta_start <= _AT_BOUND, lower, np.where(beta_start >= 1 - _AT_BOUND, upper, basic))
-        rows = self._rows.copy()
-        room = n - int(np.count_nonzero(rows == basic)) - int(np.count_nonzero(self._mu == basic))
-        fractional = np.flatnonzero(cols == basic)
-        if room < 0:
-            return None
-        if fractional.size > room:   # the latest (pieces come after kept groups) start at a bound
-            extra = fractional[room:]
-            cols[extra] = np.where(beta_start[extra] >= 0.5, upper, lower)
-        else:                        # literal rows fill the basis
-            rows[np.flatnonzero(rows != basic)[:room - fractional.size]] = basic
-        return np.concatenate([cols, self._mu]), rows
-
-    def solve(self, S: np.ndarray, C: np.ndarray, positive: np.ndarray, beta_start: np.ndarray | None = None):
-        """The relaxation over the groups (sums ``S``, costs ``C``, classes ``positive``), started
-        from ``beta_start`` (the groups' starting duals) and the last basis; returns
-        ``(w, value, proved, beta)`` as the cold solve does."""
-        k, n = S.shape
-        require_model_memory(float(k * n + n), n, k + n, "the m-of-n LP")
-        highspy = self._highspy
-        cost, matrix, upper = dual_form(S, C, positive, self.m, self.lam)
+    def _build(self):
+        """A model with the literal rows ``<= lam`` and the ``mu_j`` columns (cost 1, ``-e_j``)."""
         h = _new_highs()
         h.setOptionValue("presolve", "off")
         if self.time_limit is not None:
             h.setOptionValue("time_limit", float(self.time_limit))
-        lp = highspy.HighsLp()
-        lp.num_col_, lp.num_row_ = k + n, n
-        lp.col_cost_ = cost
-        lp.col_lower_, lp.col_upper_ = np.zeros(k + n), np.where(np.isinf(upper), self._inf, upper)
-        lp.row_lower_, lp.row_upper_ = np.full(n, -self._inf), np.full(n, self.lam)
-        nz = matrix != 0
-        lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-        lp.a_matrix_.start_ = np.concatenate([[0], np.cumsum(nz.sum(axis=0))]).astype(np.int32)
-        rr, cc = np.nonzero(nz.T)
-        lp.a_matrix_.index_ = cc.astype(np.int32)
-        lp.a_matrix_.value_ = matrix.T[rr, cc]
-        h.passModel(lp)
-        start = self._start(beta_start)
-        if start is not None:
-            basis = highspy.HighsBasis()
-            basis.col_status = [highspy.HighsBasisStatus(int(v)) for v in start[0]]
-            basis.row_status = [highspy.HighsBasisStatus(int(v)) for v in start[1]]
+        n, inf = self.n, self._inf
+        none_i, none_f = np.zeros(0, dtype=np.int32), np.zeros(0)
+        h.addRows(n, np.full(n, -inf), np.full(n, self.lam), 0, none_i, none_i, none_f)
+        index = np.arange(n, dtype=np.int32)
+        h.addCols(n, np.ones(n), np.zeros(n), np.full(n, inf), n, index, index, -np.ones(n))
+        return h
+
+    def _add_groups(self, S: np.ndarray, C: np.ndarray, positive: np.ndarray) -> None:
+        if not S.shape[0]:
+            return
+        cost, matrix, _ = dual_form(S, C, positive, self.m, self.lam)
+        k = S.shape[0]
+        starts, index, values = _colwise(matrix[:, :k])
+        self._h.addCols(k, cost[:k], np.zeros(k), np.ones(k), int(values.size), starts, index, values)
+
+    def _edit(self, S, C, positive, beta_start, source):
+        """Delete the columns of the groups that are gone, add the new groups' columns and set
+        the starting basis; returns the model column of every group."""
+        k, n = S.shape[0], self.n
+        old = self._position.size
+        kept = source >= 0
+        alive = np.zeros(old, dtype=bool)
+        alive[self._position[source[kept]]] = True
+        gone = np.flatnonzero(~alive)
+        if gone.size:
+            self._h.deleteCols(int(gone.size), (n + gone).astype(np.int32))
+        new = np.flatnonzero(~kept)
+        self._add_groups(S[new], C[new], positive[new])
+        position = np.empty(k, dtype=np.intp)
+        position[kept] = (np.cumsum(alive) - 1)[self._position[source[kept]]]
+        position[new] = int(np.count_nonzero(alive)) + np.arange(new.size)
+        self.edits.append((int(gone.size), int(new.size)))
+        B = self._highspy.HighsBasisStatus
+        lower, basic, upper = int(B.kLower), int(B.kBasic), int(B.kUpper)
+        status = np.empty(n + k, dtype=np.int64)
+        status[:n] = self._status[:n]
+        status[n:n + alive.sum()] = self._status[n:][alive]
+        start = np.zeros(new.size) if beta_start is None else beta_start[new]
+        fresh = np.where(start <= _AT_BOUND, lower, np.where(start >= 1 - _AT_BOUND, upper, basic))
+        rows = self._rows.copy()
+        room = n - int(np.count_nonzero(status[:n + alive.sum()] == basic)) - int(np.count_nonzero(rows == basic))
+        fractional = np.flatnonzero(fresh == basic)
+        if fractional.size > room:   # the latest start at their nearer bound
+            extra = fractional[max(room, 0):]
+            fresh[extra] = np.where(start[extra] >= 0.5, upper, lower)
+        status[n + alive.sum():] = fresh
+        room -= min(fractional.size, max(room, 0))
+        if room > 0:                 # literal rows fill the basis
+            rows[np.flatnonzero(rows != basic)[:room]] = basic
+        if room >= 0:
+            basis = self._highspy.HighsBasis()
+            basis.col_status = [B(int(v)) for v in status]
+            basis.row_status = [B(int(v)) for v in rows]
             basis.valid = True
-            if h.setBasis(basis) != highspy.HighsStatus.kOk:
-                h.clearSolver()
+            if self._h.setBasis(basis) != self._highspy.HighsStatus.kOk:
+                self._h.clearSolver()
+        else:                        # more basic columns kept than rows: start cold
+            self._h.clearSolver()
+        return position
+
+    def solve(self, S: np.ndarray, C: np.ndarray, positive: np.ndarray, beta_start: np.ndarray | None = None,
+              source: np.ndarray | None = None):
+        """The relaxation over the groups (sums ``S``, costs ``C``, classes ``positive``).
+
+        ``source[g]``: the group of the last solve that group g equals (same sums, cost and
+        class; each at most once), -1 for a new group; new groups start from ``beta_start``
+        (their starting duals). Without ``source`` (or on the first call) the model is built
+        anew and solved cold. Returns ``(w, value, proved, beta)`` as the cold solve does.
+        """
+        k, n = S.shape
+        require_model_memory(float(k * n + n), n, k + n, "the m-of-n LP")
+        highspy = self._highspy
+        if self._h is None or source is None:
+            self._h = self._build()
+            self._add_groups(S, C, positive)
+            position = np.arange(k)
+            self.edits.append((0, k))
+        else:
+            position = self._edit(S, C, positive, beta_start, np.asarray(source, dtype=np.intp))
+        h = self._h
         h.run()
         status = h.getModelStatus()
         proved = status == highspy.HighsModelStatus.kOptimal
@@ -140,10 +199,14 @@ class WarmChecklistLP:
         self.iterations.append(int(h.getInfo().simplex_iteration_count))
         x = np.asarray(solution.col_value, dtype=np.float64)
         w = np.clip(-np.asarray(solution.row_dual, dtype=np.float64), 0.0, 1.0)
-        self._rows = np.array([int(v) for v in basis.row_status])
-        self._mu = np.array([int(v) for v in basis.col_status[k:]])
-        value = -float(cost @ x)
-        return w, value, proved, np.clip(x[:k], 0.0, 1.0)
+        self._status = np.array([int(v) for v in basis.col_status], dtype=np.int64)
+        self._rows = np.array([int(v) for v in basis.row_status], dtype=np.int64)
+        self._position = position
+        beta = x[n + position]
+        sign = np.where(positive, 1.0, -1.0)
+        target = np.where(positive, float(self.m), self.m - 1.0) * C
+        value = float(sign * target @ beta) - float(x[:n].sum())
+        return w, value, proved, np.clip(beta, 0.0, 1.0)
 
 
 def warm_available() -> bool:
