@@ -29,6 +29,7 @@ Examples
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -267,6 +268,19 @@ def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: 
     return RowBlock(bits, n, labels, weights, n_classes)
 
 
+def _compact(block: RowBlock) -> RowBlock:
+    """A block as it is kept between passes: its labels in one byte each (up to 256 classes),
+    not eight."""
+    if block.n_classes > 256:
+        return block
+    return dataclasses.replace(block, labels=block.labels.astype(np.uint8))
+
+
+def _expand(block: RowBlock) -> RowBlock:
+    """A kept block as the kernels read it (labels as intp again, for the pass only)."""
+    return dataclasses.replace(block, labels=block.labels.astype(np.intp, copy=False))
+
+
 def _apply(kernel: Callable[[RowBlock], Any], block: RowBlock) -> Any:
     return kernel(block) if block.n_rows else None
 
@@ -387,7 +401,9 @@ class DaskCounts(Counts):
                       self._validation, self._count_weights, self._reweight)
                  for number, (part, labels, weights) in enumerate(self._parts)]
         if _persisting(self._persist):
-            self._kept = list(dask.persist(*tasks))
+            kept = dask.persist(*[dask.delayed(_compact, pure=True)(task) for task in tasks])
+            expand = dask.delayed(_expand, pure=True)
+            self._kept = [expand(block) for block in kept]
             return self._kept
         return tasks
 
