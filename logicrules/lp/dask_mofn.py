@@ -12,7 +12,8 @@ the partitions rebuild it themselves, so that only per-group sums travel:
   refinement maps (group, side of the row under that round's ``w_r``: past its kink, short of
   it, or at it) to the next group by a small table (:class:`Grouping`); every partition
   replays the tables on its rows: its products with every step's w (and the current ones) are
-  one matrix product per chunk (not one pass over the chunk per step), so a round is one map + sum.
+  one pass over the chunk's packed bytes (:func:`~logicrules.lp.packed_rows.packed_scores_columns`,
+  no BLAS threads), not one pass per step, so a round is one map + sum.
 - Each round is one pass (:class:`GroupSums`): every partition returns, per (group, side under
   the current w), the summed cost ``sum c_i``, the summed rows ``sum c_i a_i``, the number of
   rows, and the full objective's hinge sum at w; the answers are summed over the partitions.
@@ -44,6 +45,7 @@ from logicrules import memory
 from logicrules.fca.row_block import RowBlock
 from logicrules.lp.dask_passes import CHUNK_ROWS, Sums
 from logicrules.lp.mofn_rows import _sides, _solve_relaxation, checklist_plans, choose_checklist
+from logicrules.lp.packed_rows import packed_scores_columns
 from logicrules.lp.rules import MofNFit
 from logicrules.progress import pass_line
 
@@ -115,7 +117,7 @@ class GroupSums:
         for rows, positive, weights in _chunks(block):
             cost = np.where(positive, self.c_pos, self.c_neg) * weights
             dense = rows.astype(np.float64)
-            scores = dense @ W
+            scores = packed_scores_columns(np.packbits(rows, axis=1, bitorder="little"), W)
             for k, (grouping, _) in enumerate(self.problems):
                 acc, cells = out[k], 3 * grouping.n_groups
                 mine = scores[:, bounds[k]:bounds[k + 1]]
