@@ -64,7 +64,7 @@ import numpy as np  # noqa: E402
 MALLOC = {"MALLOC_MMAP_THRESHOLD_": str(64 << 20), "MALLOC_TRIM_THRESHOLD_": str(256 << 20)}
 RULES = {"binary": "(a0 AND a1) OR a2", "numeric": "(x0 > 0 AND x1 > 0) OR x2 > 0"}
 NUMERIC_COLUMNS = 20
-LEARNERS = ("premise", "ideal", "lp", "lp-dnf", "lp-cg")
+LEARNERS = ("premise", "ideal", "lp", "lp-dnf", "lp-cg", "lp-mofn")
 
 
 def _block(kind: str, n: int, m: int, seed: int, number: int) -> tuple[np.ndarray, np.ndarray]:
@@ -108,6 +108,8 @@ def make_learner(name: str):
         return "numeric", IdealDNFClassifier(random_state=0)
     if name == "lp-cg":  # a rule set by column generation: the master on a driver-held set of patterns
         return "numeric", LPRuleClassifier(rule="dnf", method="cg", random_state=0)
+    if name == "lp-mofn":  # an m-of-n checklist by row generation over per-group sums
+        return "binary", LPRuleClassifier(rule="m_of_n", binarizer="passthrough", random_state=0)
     if name == "lp-dnf":  # a rule set by sequential covering
         return "numeric", LPRuleClassifier(rule="dnf", method="covering", random_state=0)
     return "numeric", LPRuleClassifier(random_state=0)

@@ -11,7 +11,9 @@ the partitions rebuild it themselves, so that only per-group sums travel:
 - A row's group is a function of the row: it starts as its class, and round r of the
   refinement maps (group, side of the row under that round's ``w_r``: past its kink, short of
   it, or at it) to the next group by a small table (:class:`Grouping`); every partition
-  replays the tables on its rows.
+  replays the tables on its rows: its products with every step's w (and the current ones) are
+  one pass over the chunk's packed bytes (:func:`~logicrules.lp.packed_rows.packed_scores_columns`,
+  no BLAS threads), not one pass per step, so a round is one map + sum.
 - Each round is one pass (:class:`GroupSums`): every partition returns, per (group, side under
   the current w), the summed cost ``sum c_i``, the summed rows ``sum c_i a_i``, the number of
   rows, and the full objective's hinge sum at w; the answers are summed over the partitions.
@@ -42,8 +44,8 @@ from scipy import sparse
 from logicrules import memory
 from logicrules.fca.row_block import RowBlock
 from logicrules.lp.dask_passes import CHUNK_ROWS, Sums
-from logicrules.lp.model import matvec
 from logicrules.lp.mofn_rows import _sides, _solve_relaxation, checklist_plans, choose_checklist
+from logicrules.lp.packed_rows import packed_scores_columns
 from logicrules.lp.rules import MofNFit
 from logicrules.progress import pass_line
 
@@ -51,11 +53,6 @@ __all__ = ["Grouping", "GroupSums", "LevelCounts", "learn_checklist_on_partition
 
 #: Most refinement rounds (passes) per fit; a fit stopped by it reports ``optimal=False``.
 MOFN_MAX_ROUNDS = 200
-
-
-def _residuals(rows: np.ndarray, positive: np.ndarray, w: np.ndarray, m: int) -> np.ndarray:
-    scores = matvec(rows, w)
-    return np.where(positive, m - scores, scores - (m - 1))
 
 
 @dataclass
@@ -72,11 +69,17 @@ class Grouping:
     def n_groups(self) -> int:
         return int(self.positive.size)
 
-    def groups(self, rows: np.ndarray, positive: np.ndarray) -> np.ndarray:
-        """The group of every row (bool rows, their class)."""
+    def weights(self) -> np.ndarray:
+        """The steps' w as columns, shape ``(n, steps)``."""
+        return np.column_stack([w for w, _ in self.steps]) if self.steps else np.zeros((0, 0))
+
+    def groups_from_scores(self, scores: np.ndarray, positive: np.ndarray) -> np.ndarray:
+        """The group of every row from its products ``a_i w`` with the steps' w (one column per
+        step, :meth:`weights`) and its class."""
         group = positive.astype(np.intp)
-        for w, table in self.steps:
-            group = table[group, _sides(_residuals(rows, positive, w, self.m))]
+        for step, (_, table) in enumerate(self.steps):
+            s = scores[:, step]
+            group = table[group, _sides(np.where(positive, self.m - s, s - (self.m - 1)))]
         return group
 
 
@@ -106,13 +109,21 @@ class GroupSums:
             cells = 3 * grouping.n_groups
             out[k] = Sums(cost=np.zeros(cells), sums=np.zeros((cells, n)), rows=np.zeros(cells, dtype=np.int64),
                           hinge=0.0)
+        # every step's w and every current w as the columns of one matrix: a chunk's products with
+        # all of them are one matrix product (the groupings replayed without a pass per step)
+        columns = [np.column_stack([grouping.weights().reshape(n, -1), w]) for grouping, w in self.problems]
+        W = np.hstack(columns) if columns else np.zeros((n, 0))
+        bounds = np.concatenate([[0], np.cumsum([c.shape[1] for c in columns])])
         for rows, positive, weights in _chunks(block):
             cost = np.where(positive, self.c_pos, self.c_neg) * weights
             dense = rows.astype(np.float64)
-            for k, (grouping, w) in enumerate(self.problems):
+            scores = packed_scores_columns(np.packbits(rows, axis=1, bitorder="little"), W)
+            for k, (grouping, _) in enumerate(self.problems):
                 acc, cells = out[k], 3 * grouping.n_groups
-                residual = _residuals(rows, positive, w, grouping.m)
-                key = 3 * grouping.groups(rows, positive) + _sides(residual)
+                mine = scores[:, bounds[k]:bounds[k + 1]]
+                current = mine[:, -1]
+                residual = np.where(positive, grouping.m - current, current - (grouping.m - 1))
+                key = 3 * grouping.groups_from_scores(mine[:, :-1], positive) + _sides(residual)
                 acc["cost"] += np.bincount(key, weights=cost, minlength=cells)
                 acc["rows"] += np.bincount(key, minlength=cells)
                 acc["sums"] += sparse.csr_array((cost, (key, np.arange(key.size))), shape=(cells, key.size)) @ dense

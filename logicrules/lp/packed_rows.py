@@ -6,6 +6,8 @@ run here over the packed bytes, one compiled pass each:
 
 - :func:`packed_scores`: a table of the 256 partial sums of ``w`` per byte position, so a row's
   product is one table look-up per byte (``ceil(n / 8)`` additions instead of ``n``);
+  :func:`packed_scores_columns` the same for several w at once (the dask m-of-n pass replays
+  every earlier round's w), with no BLAS call, so no threads spinning in a busy worker;
 - :func:`packed_group_sums`: each row adds its cost to the columns of its set bits in its
   group's row of the output (no ``bool`` copy of the rows).
 
@@ -18,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["packed_scores", "packed_group_sums"]
+__all__ = ["packed_scores", "packed_scores_columns", "packed_group_sums"]
 
 #: ``_BITS[v, t]``: bit t of the byte value v.
 _BITS = ((np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1).astype(np.float64)
@@ -33,11 +35,31 @@ def packed_scores(packed: np.ndarray, w: np.ndarray) -> np.ndarray:
     >>> packed_scores(packed, np.array([0.5, 0.25, 1.0])).tolist()
     [1.5, 1.25]
     """
-    n_bytes = packed.shape[1]
+    return _scores(np.ascontiguousarray(packed), _table(w, packed.shape[1]))
+
+
+def packed_scores_columns(packed: np.ndarray, W: np.ndarray) -> np.ndarray:
+    """``a_i W`` (float64, shape ``(u, k)``) for every packed row and the k columns of ``W``
+    (shape ``(n, k)``): column j equals :func:`packed_scores` with ``W[:, j]``, bit for bit.
+
+    Examples
+    --------
+    >>> packed = np.packbits(np.array([[1, 0, 1], [0, 1, 1]], dtype=bool), axis=1, bitorder="little")
+    >>> packed_scores_columns(packed, np.array([[0.5, 1.0], [0.25, 1.0], [1.0, 0.0]])).tolist()
+    [[1.5, 1.0], [1.25, 1.0]]
+    """
+    n_bytes, k = packed.shape[1], W.shape[1]
+    tables = np.zeros((n_bytes, 256, k))
+    for j in range(k):   # one table per w (k is small: the rounds of a fit)
+        tables[:, :, j] = _table(W[:, j], n_bytes)
+    return _scores_columns(np.ascontiguousarray(packed), tables)
+
+
+def _table(w: np.ndarray, n_bytes: int) -> np.ndarray:
+    """``table[b, v]``: the sum of ``w`` over the set bits of byte value v at byte position b."""
     padded = np.zeros(n_bytes * 8)
     padded[:w.size] = w
-    table = np.ascontiguousarray((_BITS @ padded.reshape(n_bytes, 8).T).T)  # (bytes, 256)
-    return _scores(np.ascontiguousarray(packed), table)
+    return np.ascontiguousarray((_BITS @ padded.reshape(n_bytes, 8).T).T)  # (bytes, 256)
 
 
 def packed_group_sums(packed: np.ndarray, index: np.ndarray, group: np.ndarray, coef: np.ndarray,
@@ -65,6 +87,18 @@ def _scores(packed, table):  # pragma: no cover - compiled
         for b in range(packed.shape[1]):
             s += table[b, packed[i, b]]
         out[i] = s
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _scores_columns(packed, tables):  # pragma: no cover - compiled
+    k = tables.shape[2]
+    out = np.zeros((packed.shape[0], k))
+    for i in range(packed.shape[0]):
+        for b in range(packed.shape[1]):
+            t = tables[b, packed[i, b]]
+            for j in range(k):
+                out[i, j] += t[j]
     return out
 
 
