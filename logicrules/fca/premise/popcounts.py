@@ -46,11 +46,8 @@ def _wcount_and(x, y, seg, wseg):
     order (unweighted: one group of weight 1, the plain popcount).
     """
     total = 0.0
-    for g in range(wseg.shape[0]):
-        count = 0
-        for w in range(seg[g], seg[g + 1]):
-            count += _ctpop(x[w] & y[w])
-        total += wseg[g] * count
+    for g in range(wseg.shape[0]):  # a group's words as slices: the plain popcount loop, vectorized
+        total += wseg[g] * _count_and(x[seg[g]:seg[g + 1]], y[seg[g]:seg[g + 1]])
     return total
 
 
