@@ -19,7 +19,6 @@ spinning on a busy machine (sonar, the pricing calls of one fold replayed under 
 2.2-2.6 s CPU with numba's 2 threads, 1.4-1.6 s with one, the same results).
 """
 
-
 from __future__ import annotations
 
 import contextlib

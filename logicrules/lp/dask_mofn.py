@@ -110,7 +110,7 @@ class GroupSums:
             out[k] = Sums(cost=np.zeros(cells), sums=np.zeros((cells, n)), rows=np.zeros(cells, dtype=np.int64),
                           hinge=0.0)
         # every step's w and every current w as the columns of one matrix: a chunk's products with
-        # all of them are one matrix product (the groupings replayed without a pass per step)
+        # all of them are one pass over its packed bytes (the groupings replayed without a pass per step)
         columns = [np.column_stack([grouping.weights().reshape(n, -1), w]) for grouping, w in self.problems]
         W = np.hstack(columns) if columns else np.zeros((n, 0))
         bounds = np.concatenate([[0], np.cumsum([c.shape[1] for c in columns])])
