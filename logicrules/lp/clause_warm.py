@@ -38,6 +38,8 @@ __all__ = ["WARM_EDIT", "RowSolve", "WarmClauseLP", "warm_available"]
 WARM_EDIT = 0.02
 #: Rows of A whose bytes are packed into group keys at a time (sparse rows are densified per block).
 _KEY_ROWS = 1 << 14
+#: Cells of the constraint matrix passed to HiGHS at a time (bounds the transient copies).
+_CHUNK_CELLS = 1 << 22
 
 
 class RowSolve(NamedTuple):
@@ -56,27 +58,33 @@ def _row_keys(A, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
     n = columns.size
     packed = np.zeros((rows.size, max((n + 7) // 8, 1)), dtype=np.uint8)
     for start in range(0, rows.size, _KEY_ROWS):
-        block = rows[start:start + _KEY_ROWS]
-        block = A[block][:, columns].toarray() != 0 if sparse.issparse(A) else A[np.ix_(block, columns)]
-        packed[start:start + _KEY_ROWS, :(n + 7) // 8] = np.packbits(block, axis=1)
+        packed[start:start + _KEY_ROWS, :(n + 7) // 8] = np.packbits(
+            _dense(A, rows[start:start + _KEY_ROWS], columns), axis=1)
     return packed.view(np.dtype((np.void, packed.shape[1]))).ravel()
 
 
+def _dense(A, rows: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """``A[rows][:, columns]`` as a dense bool array."""
+    return A[rows][:, columns].toarray() != 0 if sparse.issparse(A) else A[np.ix_(rows, columns)]
+
+
+def _chunks(size: int, width: int):
+    """Slices of ``range(size)`` of about :data:`_CHUNK_CELLS` cells of ``width`` each."""
+    step = max(1, _CHUNK_CELLS // max(width, 1))
+    return (slice(start, min(start + step, size)) for start in range(0, size, step))
+
+
 def _nonzeros(A, rows: np.ndarray, columns: np.ndarray) -> int:
-    """Nonzeros of ``A[rows][:, columns]``, counted a block of rows at a time."""
-    step = max(1, _KEY_ROWS * 64 // max(columns.size, 1))
-    if sparse.issparse(A):
-        return int(sum(A[rows[start:start + step]][:, columns].count_nonzero()
-                       for start in range(0, rows.size, step)))
-    return int(sum(np.count_nonzero(A[np.ix_(rows[start:start + step], columns)])
-                   for start in range(0, rows.size, step)))
+    """Nonzeros of ``A[rows][:, columns]``, counted a chunk of rows at a time."""
+    return int(sum(np.count_nonzero(_dense(A, rows[part], columns)) for part in _chunks(rows.size, columns.size)))
 
 
-def _block(A, rows: np.ndarray, columns: np.ndarray) -> sparse.csr_array:
-    """``A[rows][:, columns]`` as a float CSR matrix (one row per variable, one column per constraint)."""
-    if sparse.issparse(A):
-        return sparse.csr_array(A[rows][:, columns], dtype=np.float64)
-    return sparse.csr_array(A[np.ix_(rows, columns)].astype(np.float64))
+def _compressed(block: np.ndarray):
+    """(starts, indices, values) of the rows of a bool array, as HiGHS takes them (int32 indices)."""
+    starts = np.zeros(block.shape[0], dtype=np.int32)
+    np.cumsum(np.count_nonzero(block, axis=1)[:-1], out=starts[1:])
+    index = (np.flatnonzero(block) % max(block.shape[1], 1)).astype(np.int32)
+    return starts, index, np.ones(index.size)
 
 
 class WarmClauseLP:
@@ -201,21 +209,20 @@ class WarmClauseLP:
 
     def _add_constraints(self, added: np.ndarray) -> None:
         """Rows ``sum_g a_gj mu_g <= c_j`` of the new working columns over the model's variables."""
-        if not added.size:
-            return
-        M = _block(self.problem.A_pos, self._reps, added).T.tocsr()     # one row per new constraint
-        self._h.addRows(int(added.size), np.full(added.size, -self._highspy.kHighsInf),
-                        self.problem.costs[added].astype(np.float64), int(M.nnz), M.indptr[:-1].astype(np.int32),
-                        M.indices.astype(np.int32), M.data)
+        for part in _chunks(added.size, self._reps.size):
+            starts, index, values = _compressed(_dense(self.problem.A_pos, self._reps, added[part]).T)
+            k = int(starts.size)
+            self._h.addRows(k, np.full(k, -self._highspy.kHighsInf), self.problem.costs[added[part]].astype(np.float64),
+                            int(index.size), starts, index, values)
         self._columns = np.concatenate([self._columns, added])
 
     def _add_variables(self, reps: np.ndarray, upper: np.ndarray) -> None:
         """Variables ``mu_g`` (cost -1, bounds [0, upper]) of new groups over the model's constraints."""
-        if not reps.size:
-            return
-        M = _block(self.problem.A_pos, reps, self._columns)              # one row per new variable
-        self._h.addCols(int(reps.size), -np.ones(reps.size), np.zeros(reps.size), upper.astype(np.float64),
-                        int(M.nnz), M.indptr[:-1].astype(np.int32), M.indices.astype(np.int32), M.data)
+        for part in _chunks(reps.size, self._columns.size):
+            starts, index, values = _compressed(_dense(self.problem.A_pos, reps[part], self._columns))
+            k = int(starts.size)
+            self._h.addCols(k, -np.ones(k), np.zeros(k), upper[part].astype(np.float64), int(index.size), starts,
+                            index, values)
 
     def _restart(self, cols: np.ndarray, rows: np.ndarray, new_rows: int, new_cols: int) -> None:
         """Set the basis after an edit: kept variables and old constraints keep their status, new
