@@ -26,7 +26,7 @@ from logicrules import memory
 from logicrules.memory import MemoryLimitError
 from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
 from logicrules.lp.clause_warm import RowSolve, WarmClauseLP, warm_available
-from logicrules.lp.solvers import LPResult, model_bytes, solve_problem
+from logicrules.lp.solvers import LPResult, check_time_limit, model_bytes, solve_problem
 
 #: LP weights closer than this are one threshold of rounding (:func:`threshold_values`).
 ROUND_TOL = 1e-9
@@ -345,6 +345,7 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     >>> round(result.objective, 6), result.w.tolist()
     (1.5, [1.0, 0.0])
     """
+    check_time_limit(time_limit)
     start = time.perf_counter()
     mu = greedy_dual(problem) if dual is None else repair_dual(problem, dual)
     upper, best_rule = upper_bound(problem, w_hint)
