@@ -181,9 +181,7 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
     """
     if solver not in SOLVERS:
         raise ValueError(f"unknown solver {solver!r}; use one of {', '.join(SOLVERS)}")
-    if time_limit is not None and (isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, Real)
-                                   or not 0 < time_limit < math.inf):
-        raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
+    check_time_limit(time_limit)
     start = time.perf_counter()
     if solver == "highs":
         groups = _row_groups(problem.A_pos) if merge_rows and problem.n_rows > 1 else None
@@ -221,6 +219,13 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
     return LPResult(objective=objective, w=w, xi=xi, dual=dual, status=status,
                     seconds=time.perf_counter() - start, solver=name, integral=integral,
                     n_columns=problem.n_columns, n_rows=problem.n_rows, lower_bound=lower)
+
+
+def check_time_limit(time_limit) -> None:
+    """Raise a ValueError naming ``time_limit`` unless it is None or a finite number of seconds > 0."""
+    if time_limit is not None and (isinstance(time_limit, (bool, np.bool_)) or not isinstance(time_limit, Real)
+                                   or not 0 < time_limit < math.inf):
+        raise ValueError(f"time_limit must be a number of seconds > 0 or None, got {time_limit!r}")
 
 
 def _stopped(message: str, time_limit: float | None) -> SolverError:
