@@ -243,7 +243,7 @@ def generate_columns(problem: RuleSetProblem, price: Callable[[np.ndarray, float
 def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = None, sample_weight=None,
                  weights=None, literal_cost=None, solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
                  mip_time_limit: float | None = 2.0, heuristic_width: int = 10, beam_width: int = 0,
-                 beam_max_size: int | None = None, top_k: int = 50, early_stop: bool = True,
+                 beam_max_size: int | None = None, top_k: int = 100, early_stop: bool = True,
                  initial_terms=(), problem: RuleSetProblem | None = None) -> ColumnGenerationFit:
     """Learn a DNF rule set (OR of conjunctions) by column generation with exact pricing.
 
@@ -286,8 +286,9 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Width of the beam extension beyond ``max_size`` (0: none).
     beam_max_size : int, optional
         Longest term of the beam (default ``max_size + 2``).
-    top_k : int, default 50
-        Columns returned per exact pricing round (more columns, fewer exact searches).
+    top_k : int, default 100
+        Columns returned per exact pricing round (more columns, fewer exact searches: on
+        sonar and ionosphere 100 takes 11-15% fewer rounds than 50 and less CPU; 200 no less).
     early_stop : bool, default True
         Let the exact pricing stop as soon as it holds ``2 top_k`` columns of negative reduced
         cost (``first_found`` of :func:`~logicrules.lp.pricing.price_exact`): such a round adds
