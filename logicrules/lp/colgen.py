@@ -288,7 +288,8 @@ def learn_dnf_cg(A, y, lam: float, *, max_size: int = 3, budget: float | None = 
         Longest term of the beam (default ``max_size + 2``).
     top_k : int, default 100
         Columns returned per exact pricing round (more columns, fewer exact searches: on
-        sonar and ionosphere 100 takes 11-15% fewer rounds than 50 and less CPU; 200 no less).
+        sonar and ionosphere 100 takes 11-15% fewer rounds than 50 and less CPU; 200 took more
+        CPU than 100 on ionosphere).
     early_stop : bool, default True
         Let the exact pricing stop as soon as it holds ``2 top_k`` columns of negative reduced
         cost (``first_found`` of :func:`~logicrules.lp.pricing.price_exact`): such a round adds
