@@ -423,7 +423,7 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
     pool : ConjunctionPool
     solver : {"highs", "pulp"}, default "highs"
         HiGHS MIP: through highspy when installed (started from the rounding of the LP, so
-        never worse than it: :func:`~logicrules.lp.master_highs.solve_mip_highs`), else through
+        never worse than it: :func:`~logicrules.lp.highs_mip.solve_mip_highs`), else through
         SciPy's ``milp`` (no start); or PuLP (CBC or HiGHS, time limit only).
     time_limit : float, optional
         Seconds (wall clock, so a result stopped by it depends on the machine's load: use it
@@ -491,9 +491,9 @@ def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None, nod
     if solver == "pulp":
         return _pulp_master(pool, integral=True, time_limit=time_limit)[1]
     if importlib.util.find_spec("highspy") is not None:
-        from logicrules.lp.master_highs import solve_mip_highs
+        from logicrules.lp.highs_mip import solve_mip_highs
 
-        return solve_mip_highs(pool, start, node_limit, time_limit)
+        return solve_mip_highs(_matrices(pool), pool.cover, start, node_limit, time_limit)
     c, A_ub, b_ub, K, p = _matrices(pool)
     options = {"mip_rel_gap": 0.0}
     if time_limit is not None:

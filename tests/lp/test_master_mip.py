@@ -7,7 +7,7 @@ import pytest
 from logicrules import LPRuleClassifier
 from logicrules.lp import master
 from logicrules.lp.master import ConjunctionPool, build_rule_set_problem, solve_master_lp, solve_master_mip
-from logicrules.lp.master_highs import solve_mip_highs
+from logicrules.lp.highs_mip import solve_mip_highs
 from logicrules.lp.master_rounding import round_master
 
 from ._colgen_reference import all_conjunctions, best_subset, random_rule_instance
@@ -68,7 +68,7 @@ def test_highs_keeps_its_start():
         rng = np.random.default_rng(seed)
         start = rng.random(len(pool)) < 0.2
         start &= np.cumsum(1 + pool.sizes * start) <= (pool.problem.budget or np.inf)  # within the budget
-        x, bound, status, name = solve_mip_highs(pool, start, 0, None)
+        x, bound, status, name = solve_mip_highs(master._matrices(pool), pool.cover, start, 0, None)
         assert name == "highs-mip" and status in {"node_limit", "optimal"}
         assert x is not None and pool.integer_objective(x > 0.5) <= pool.integer_objective(start) + 1e-9
 
