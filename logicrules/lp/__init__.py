@@ -48,6 +48,7 @@ __getattr__, __dir__, __all__ = lazy_exports(
         "regularization_path": ".estimator",
         "LAM_GRID": ".estimator",
         "NEGATION_TIE_BREAK": ".estimator",
+        "CG_MIP_NODES": ".estimator",
         "CG_MIP_SECONDS": ".estimator",
     },
 )

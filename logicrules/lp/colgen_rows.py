@@ -268,7 +268,8 @@ def _priced_rows(problem: RuleSetProblem, mu: np.ndarray) -> tuple[RuleSetProble
 
 def learn_dnf_cg_sampled(problem: RuleSetProblem, *, row_sampling: float = 0.1, max_size: int = 3,
                          solver: str = "highs", max_iterations: int = 100, time_limit: float | None = None,
-                         mip_time_limit: float | None = 2.0, heuristic_width: int = 10, top_k: int = 50,
+                         mip_time_limit: float | None = 2.0, mip_node_limit: int | None = None,
+                         heuristic_width: int = 10, top_k: int = 50,
                          early_stop: bool = True, random_state=None, initial_terms=()) -> ColumnGenerationFit:
     """:func:`~logicrules.lp.colgen.learn_dnf_cg` with the master LP on a row sample (exact).
 
@@ -281,7 +282,7 @@ def learn_dnf_cg_sampled(problem: RuleSetProblem, *, row_sampling: float = 0.1, 
         rows; rows the solution leaves short of covered join it (module notes).
     random_state : None, int or numpy Generator
         Seeds the sample.
-    max_size, solver, max_iterations, time_limit, mip_time_limit, heuristic_width, top_k, early_stop, initial_terms
+    max_size, solver, max_iterations, time_limit, mip_time_limit, mip_node_limit, heuristic_width, top_k, early_stop, initial_terms
         As in :func:`~logicrules.lp.colgen.learn_dnf_cg`.
 
     Returns
@@ -316,6 +317,6 @@ def learn_dnf_cg_sampled(problem: RuleSetProblem, *, row_sampling: float = 0.1, 
     run, _ = generate_columns_on_rows(problem, price, rows, solver=solver, max_iterations=int(max_iterations),
                                            time_limit=time_limit, heuristic=heuristic, initial_terms=initial_terms)
     merged, lp = merge_cover_rows(run.pool, run.lp)
-    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, lp=lp)
+    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, lp=lp, node_limit=mip_node_limit)
     terms = [np.array(run.pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]
     return ColumnGenerationFit.from_run(run, mip, terms, time.perf_counter() - start)

@@ -238,9 +238,11 @@ def least_short_terms(X: np.ndarray, positive: np.ndarray, weight: np.ndarray, c
     terms = np.column_stack([np.arange(m), np.full(m, -1)])
     for lo in range(0, m, _BLOCK):
         block = np.arange(lo, min(m, lo + _BLOCK))
-        F2 = ((XN[:, block] * lN[:, None]).T @ XN - (XP[:, block] * gP[:, None]).T @ XP + 3.0 * cost
-              + extra[block, None] + extra[None, :])
-        F2[~(block[:, None] < np.arange(m)[None, :])] = np.inf
+        # pairs (a, b) with b > a only: the columns before the block are never products
+        F2 = np.full((block.size, m), np.inf)
+        F2[:, lo:] = ((XN[:, block] * lN[:, None]).T @ XN[:, lo:] - (XP[:, block] * gP[:, None]).T @ XP[:, lo:]
+                      + 3.0 * cost + extra[block, None] + extra[None, lo:])
+        F2[:, lo:lo + block.size][~(block[:, None] < block[None, :])] = np.inf
         flat = F2.ravel()
         take = np.argpartition(flat, min(count, flat.size - 1))[:count] if flat.size > count else np.arange(flat.size)
         a, b = np.divmod(take, m)

@@ -244,6 +244,7 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
                                     literal_cost: Callable[[float], np.ndarray | None] | None = None,
                                     row_sampling: Any = None, seed: int = 0, solver: str = "highs",
                                     time_limit: float | None = None, mip_time_limit: float | None = None,
+                                    mip_node_limit: int | None = None,
                                     max_iterations: int = 100, top_k: int = 50, initial_terms=(),
                                     max_patterns: int | None = None) -> tuple[ColumnGenerationFit, float]:
     """A DNF (or CNF) rule set by column generation over the partitions (module notes).
@@ -267,7 +268,7 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
         The first sample's fraction (:func:`~logicrules.lp.dask_clause.sample_fraction`).
     seed : int
         Seeds the sample.
-    solver, time_limit, mip_time_limit, max_iterations, top_k, initial_terms
+    solver, time_limit, mip_time_limit, mip_node_limit, max_iterations, top_k, initial_terms
         As in :func:`~logicrules.lp.colgen.learn_dnf_cg` (``time_limit`` bounds the loop).
     max_patterns : int, optional
         Most positive patterns the driver's master holds (default
@@ -367,7 +368,7 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     patterns = cover["rows"] if cover.get("rows") is not None else RowMultiset.from_dense(np.zeros((0, len(pool)), bool))
     no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (patterns.n_rows, m))  # a view: the MIP reads the cover
     merged = pool.on(no_rows, c_pos * patterns.weights.astype(np.float64), cover=patterns.to_dense())
-    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit)
+    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, node_limit=mip_node_limit)
     run = ColumnGeneration(pool, lp, iterations, lp.objective if certified else -np.inf, certified, pricing_seconds,
                            history)
     terms = [np.array(pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]

@@ -234,8 +234,7 @@ def _learn(estimator: Any, counts: DaskCounts, names: list[str], lam: float, cos
             budget=estimator.budget, literal_cost=lambda lam_abs: estimator._literal_cost(lam_abs, negated),
             row_sampling=estimator.row_sampling, seed=split_seed(estimator.random_state), solver=estimator.solver,
             time_limit=estimator.time_limit,
-            mip_time_limit=estimator._mip_time_limit(),
-            initial_terms=initial_terms)
+            **estimator._mip_limits(), initial_terms=initial_terms)
         return fit.terms, [fit], lam_abs
     totals = counts.class_totals()
     lam_abs = lam * (costs[0] * float(totals[1]) + costs[1] * float(totals[0]))

@@ -37,7 +37,8 @@ from logicrules.memory import MemoryBudget
 from logicrules.validation import Interval
 from logicrules.lp.structure import _predict_structure, _structure_size, _to_formula
 
-__all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID", "NEGATION_TIE_BREAK", "CG_MIP_SECONDS"]
+__all__ = ["LPRuleClassifier", "regularization_path", "RULE_KINDS", "LAM_GRID", "NEGATION_TIE_BREAK", "CG_MIP_NODES",
+           "CG_MIP_SECONDS"]
 
 #: Largest sample weights passed to the LP as they are; others are divided by the largest weight
 #: (HiGHS reads coefficients above 1e20 as infinite and costs below its tolerances as zero).
@@ -45,11 +46,15 @@ _WEIGHT_RANGE = (1e-6, 1e6)
 #: Extra cost of a negated category literal (``x != v``) in column generation, as a fraction of
 #: the cost of one literal: a tie-break toward ``x == v`` between otherwise equal rule sets.
 NEGATION_TIE_BREAK = 1e-3
-#: Seconds of the integer master of column generation when ``time_limit`` is None. HiGHS finds
-#: its incumbent early and spends the rest proving it (the LP bound of these masters is weak);
-#: on four datasets of ``benchmarks/rule_sets.py`` (3 folds each) the accuracy at 0.5 s was the
-#: one at 2 s, so the proof is cut short and its gap reported (``lp_result_["mip_gap"]``).
-CG_MIP_SECONDS = 0.5
+#: Most branch-and-bound nodes of the integer master of column generation (1: the root node).
+#: The master starts from the LP's rounding and HiGHS improves it in its root node; the proof that
+#: follows is slow (the LP bound of these masters is weak), so it is cut short by this limit on
+#: work, not on time: the rule set does not depend on the machine or its load, and its gap is
+#: reported (``lp_result_["mip_gap"]``, ``"mip_status": "node_limit"``).
+CG_MIP_NODES = 1
+#: Seconds (wall clock) of the integer master of column generation when ``time_limit`` is None:
+#: only a safety net for a root node that would take very long (:data:`CG_MIP_NODES` is the limit).
+CG_MIP_SECONDS = 30.0
 #: Values of the ``rule`` parameter.
 RULE_KINDS = ("or", "and", "dnf", "cnf", "m_of_n")
 #: Most rows counted at once from the packed data (fewer under a small ``memory_limit``).
@@ -127,8 +132,8 @@ class LPRuleClassifier(RuleClassifier):
         Seconds per LP/IP solve. An LP that hits it raises ``SolverError``; an integer program
         stopped with an incumbent warns (``SolverWarning``) and uses it. With ``method="cg"``:
         seconds for the column generation loop and for the integer master (which otherwise
-        stops after :data:`CG_MIP_SECONDS`), both of which keep their best solution and report
-        their bounds.
+        stops after :data:`CG_MIP_NODES` nodes, or :data:`CG_MIP_SECONDS` as a safety net),
+        both of which keep their best solution and report their bounds.
     random_state : None or int, default None
         Seeds row sampling and the inner cross-validation of ``lam="cv"``.
     memory_limit : int, float, str or None, default 2 GiB
@@ -391,8 +396,7 @@ class LPRuleClassifier(RuleClassifier):
     def _learn_cg(self, problem, initial_terms=()):
         """Column generation on an instance, its master on a row sample when ``row_sampling`` asks."""
         options = {"max_size": int(self.max_term_size), "solver": self.solver, "time_limit": self.time_limit,
-                   "mip_time_limit": self._mip_time_limit(),
-                   "initial_terms": initial_terms}
+                   **self._mip_limits(), "initial_terms": initial_terms}
         fraction = _sampling_fraction(self.row_sampling, problem.A_pos.shape[0])
         if fraction is not None and problem.A_pos.shape[0] > 1:
             fit = learn_dnf_cg_sampled(problem, row_sampling=fraction, random_state=self.random_state, **options)
@@ -406,9 +410,11 @@ class LPRuleClassifier(RuleClassifier):
         ``_WEIGHT_RANGE`` (HiGHS's range), else 1."""
         return 1.0 if _WEIGHT_RANGE[0] <= largest <= _WEIGHT_RANGE[1] else largest
 
-    def _mip_time_limit(self) -> float:
-        """Seconds of the integer master of column generation (:data:`CG_MIP_SECONDS` by default)."""
-        return CG_MIP_SECONDS if self.time_limit is None else self.time_limit
+    def _mip_limits(self) -> dict:
+        """Limits of the integer master of column generation: :data:`CG_MIP_NODES` nodes and
+        ``time_limit`` seconds (:data:`CG_MIP_SECONDS` by default)."""
+        return {"mip_node_limit": CG_MIP_NODES,
+                "mip_time_limit": CG_MIP_SECONDS if self.time_limit is None else self.time_limit}
 
     @staticmethod
     def _lam_grid() -> tuple[float, ...]:

@@ -24,13 +24,15 @@ cost is the sum of theirs (exact: they have equal optimal slacks), so the master
 :func:`solve_master_lp` returns the primal and the duals (HiGHS through SciPy's ``linprog``, or
 PuLP; column generation keeps one warm-started HiGHS model instead,
 :mod:`logicrules.lp.master_highs`); :func:`solve_master_mip` solves the same problem with binary
-w (HiGHS MIP through SciPy's ``milp``, or PuLP) under a time limit and reports the gap, with
+w (HiGHS MIP through highspy, started from the LP's rounding, or SciPy's ``milp``, or PuLP)
+under a node limit (work, not time: reproducible) and a time limit, and reports the gap, with
 :func:`~logicrules.lp.master_rounding.round_master` as the fallback when it stops without an
 incumbent.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import time
 import warnings
 from dataclasses import dataclass
@@ -330,7 +332,8 @@ class MasterMIP:
     gap : float
         ``(objective - bound) / max(|objective|, tiny)``: 0 when proved optimal.
     status : str
-        ``"optimal"``, ``"time_limit"`` (stopped with an incumbent) or ``"rounded"`` (stopped
+        ``"optimal"``, ``"node_limit"`` or ``"time_limit"`` (stopped with an incumbent by that
+        limit) or ``"rounded"`` (stopped
         without one, or the rounding of the LP was better: see :func:`~logicrules.lp.master_rounding.round_master`).
     solver : str
     seconds : float
@@ -412,23 +415,31 @@ def solve_master_lp(pool: ConjunctionPool, solver: str = "highs", time_limit: fl
 
 
 def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: float | None = None,
-                     lp: MasterLP | None = None) -> MasterMIP:
-    """Solve the integer master (binary w) over the pool, with a time limit and its gap.
+                     lp: MasterLP | None = None, node_limit: int | None = None) -> MasterMIP:
+    """Solve the integer master (binary w) over the pool, under a node and a time limit, with its gap.
 
     Parameters
     ----------
     pool : ConjunctionPool
     solver : {"highs", "pulp"}, default "highs"
-        HiGHS MIP through SciPy's ``milp``, or PuLP.
+        HiGHS MIP: through highspy when installed (started from the rounding of the LP, so
+        never worse than it: :func:`~logicrules.lp.highs_mip.solve_mip_highs`), else through
+        SciPy's ``milp`` (no start); or PuLP (CBC or HiGHS, time limit only).
     time_limit : float, optional
-        Seconds. Stopped with an incumbent, the incumbent is used (``status="time_limit"``,
-        gap reported); without one, the LP solution is rounded (:func:`~logicrules.lp.master_rounding.round_master`); the
-        rounding also replaces an incumbent it beats.
+        Seconds (wall clock, so a result stopped by it depends on the machine's load: use it
+        as a safety net and ``node_limit`` as the limit). Stopped with an incumbent, the
+        incumbent is used (``status="time_limit"`` or ``"node_limit"``, gap reported); without
+        one, the LP solution is rounded (:func:`~logicrules.lp.master_rounding.round_master`);
+        the rounding also replaces an incumbent it beats.
     lp : MasterLP, optional
         The master LP's optimum over this pool (solved when not given). Its rounding gives an
         upper bound U, and every column with ``z_LP + rc_k > U`` is left out of the integer
         program (reduced-cost fixing: exact, such a column is in no rule set better than U);
         its value is also a lower bound.
+    node_limit : int, optional
+        Most branch-and-bound nodes of HiGHS (``mip_max_nodes``; highspy and SciPy): a limit on
+        work, so the result is the same at any load. Not applied by PuLP, whose solvers take
+        only the time limit. None: no limit.
 
     Returns
     -------
@@ -459,7 +470,7 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
     keep = np.flatnonzero((lp.objective + pool.reduced_costs(lp.mu, lp.nu) <= upper + P.tolerance()) | rounded)
     if keep.size == 0:  # no column can beat the empty rule set
         return MasterMIP(rounded, upper, upper, 0.0, "optimal", solver, time.perf_counter() - start)
-    x, bound, status, name = _solve_mip(pool.subset(keep), solver, time_limit)
+    x, bound, status, name = _solve_mip(pool.subset(keep), solver, time_limit, node_limit, rounded[keep])
     chosen = rounded
     if x is not None:
         chosen = np.zeros(K, dtype=bool)
@@ -474,14 +485,21 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
     return MasterMIP(chosen, value, bound, gap, status, name, time.perf_counter() - start)
 
 
-def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None):
+def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None, node_limit: int | None,
+               start: np.ndarray):
     """The integer master: (column values or None, proved bound or None, status, solver name)."""
     if solver == "pulp":
         return _pulp_master(pool, integral=True, time_limit=time_limit)[1]
+    if importlib.util.find_spec("highspy") is not None:
+        from logicrules.lp.highs_mip import solve_mip_highs
+
+        return solve_mip_highs(_matrices(pool), pool.cover, start, node_limit, time_limit)
     c, A_ub, b_ub, K, p = _matrices(pool)
     options = {"mip_rel_gap": 0.0}
     if time_limit is not None:
         options["time_limit"] = float(time_limit)
+    if node_limit is not None:
+        options["node_limit"] = int(node_limit)
     res = optimize.milp(c, integrality=np.concatenate([np.ones(K), np.zeros(p)]),
                         bounds=optimize.Bounds(0, np.ones(K + p)),
                         constraints=optimize.LinearConstraint(A_ub, -np.inf, b_ub), options=options)
@@ -490,7 +508,8 @@ def _solve_mip(pool: ConjunctionPool, solver: str, time_limit: float | None):
     bound = getattr(res, "mip_dual_bound", None)
     bound = float(bound) if bound is not None and np.isfinite(bound) else None
     x = res.x[:K] if res.x is not None else None
-    return x, bound, "optimal" if res.status == 0 else "time_limit", "highs-milp"
+    limit = "time_limit" if node_limit is None or "time" in str(res.message).lower() else "node_limit"
+    return x, bound, "optimal" if res.status == 0 else limit, "highs-milp"
 
 
 def _pulp_master(pool: ConjunctionPool, integral: bool, time_limit: float | None):

@@ -18,43 +18,15 @@ same optimum, only cold.
 from __future__ import annotations
 
 import importlib.util
-import os
-import sys
 from collections.abc import Callable
 
 import numpy as np
 
+from logicrules.lp.highs_mip import _new_highs
 from logicrules.lp.master import ConjunctionPool, MasterLP, solve_master_lp
 from logicrules.lp.solvers import SolverError, require_model_memory
 
 __all__ = ["WarmMasterLP", "master_lp_solver"]
-
-_BANNER_SHOWN = False
-
-
-def _new_highs():
-    """A silent ``highspy.Highs``. HiGHS prints its banner to the process's stdout when the first
-    model of the process is made, before any option can be set: that one is made with file
-    descriptor 1 pointed at the null device."""
-    global _BANNER_SHOWN
-    import highspy
-
-    if _BANNER_SHOWN:
-        h = highspy.Highs()
-    else:
-        sys.stdout.flush()
-        saved = os.dup(1)
-        try:
-            with open(os.devnull, "w") as null:
-                os.dup2(null.fileno(), 1)
-                h = highspy.Highs()
-        finally:
-            os.dup2(saved, 1)
-            os.close(saved)
-        _BANNER_SHOWN = True
-    h.setOptionValue("output_flag", False)
-    return h
-
 
 class WarmMasterLP:
     """The master LP of a growing :class:`~logicrules.lp.master.ConjunctionPool` in one HiGHS model.

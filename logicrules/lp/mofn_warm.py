@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from logicrules.lp.master_highs import _new_highs
+from logicrules.lp.highs_mip import _new_highs
 from logicrules.lp.solvers import SolverError, SolverWarning, require_model_memory
 
 __all__ = ["WarmChecklistLP", "dual_form", "warm_available"]

@@ -109,10 +109,18 @@ def pricing_rows(problem: RuleSetProblem, mu: np.ndarray, cost: float):
     """
     keep = mu > 0
     positives = problem.A_pos[keep].astype(np.float64)
-    single = problem.neg_weight @ problem.A_neg - mu[keep] @ positives + 2.0 * cost
-    pair_gain = (positives * mu[keep, None]).T @ positives
-    np.fill_diagonal(pair_gain, 0.0)
-    literals = np.flatnonzero((single < 0) | (pair_gain.max(axis=1, initial=0.0) > 3.0 * cost))
+    gain = mu[keep] @ positives
+    single = problem.neg_weight @ problem.A_neg - gain + 2.0 * cost
+    # g({j, l}) <= g({j}): only a literal of gain above 3 cost can have a pair above it (the
+    # margin covers the float rounding of the two sums), so only those rows of the weighted
+    # Gram matrix are computed
+    tested = np.flatnonzero((single >= 0) & (gain > 3.0 * cost * (1.0 - 1e-9)))
+    pair_gain = np.zeros(problem.n_literals)
+    if tested.size:
+        pairs = (positives[:, tested] * mu[keep, None]).T @ positives
+        pairs[np.arange(tested.size), tested] = 0.0
+        pair_gain[tested] = pairs.max(axis=1, initial=0.0)
+    literals = np.flatnonzero((single < 0) | (pair_gain > 3.0 * cost))
     X = np.vstack([problem.A_pos[keep][:, literals], problem.A_neg[:, literals]])
     signed = np.concatenate([mu[keep], -problem.neg_weight])
     if X.shape[0] > 1:

@@ -60,8 +60,9 @@ class PairCounts:
         """The counts of the literals renumbered: literal ``order[j]`` becomes literal j."""
         out = object.__new__(PairCounts)
         out.G1, out.L1 = self.G1[order], self.L1[order]
-        out.G2 = np.ascontiguousarray(self.G2[np.ix_(order, order)])
-        out.L2 = np.ascontiguousarray(self.L2[np.ix_(order, order)])
+        # two one-axis takes copy the same values as one np.ix_ gather, several times faster
+        out.G2 = self.G2.take(order, axis=0).take(order, axis=1)
+        out.L2 = self.L2.take(order, axis=0).take(order, axis=1)
         return out
 
 

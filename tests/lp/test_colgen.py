@@ -363,3 +363,19 @@ def test_local_search_only_improves_and_keeps_the_budget():
             flip[k] = ~flip[k]
             if pool.within_budget(flip):
                 assert pool.integer_objective(flip) >= pool.integer_objective(better) - 1e-7
+
+
+def test_pricing_rows_keeps_the_literals_of_the_whole_pair_gain_matrix():
+    # reference: the kept literals read off the full weighted Gram matrix of the positive rows
+    for seed in range(30):
+        rng, A, y, sw, lam, _ = _instance(seed, n=40, m=8)
+        problem = build_rule_set_problem(A, y, lam, sample_weight=sw)
+        mu = _duals(rng, problem)
+        cost = problem.lam * float(rng.choice([0.2, 1.0, 3.0]))
+        keep = mu > 0
+        positives = problem.A_pos[keep].astype(float)
+        pair_gain = (positives * mu[keep, None]).T @ positives
+        np.fill_diagonal(pair_gain, 0.0)
+        single = problem.neg_weight @ problem.A_neg - mu[keep] @ positives + 2.0 * cost
+        expected = np.flatnonzero((single < 0) | (pair_gain.max(axis=1, initial=0.0) > 3.0 * cost))
+        assert pricing_rows(problem, mu, cost)[3].tolist() == expected.tolist()

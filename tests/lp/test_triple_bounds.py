@@ -82,3 +82,14 @@ def test_least_triples_match_brute_force_on_wider_rows(speedup, monkeypatch):
         for t, v in zip(every, exact):
             if v < limit - 1e-9:
                 assert held.get(holds(X, t).tobytes(), np.inf) <= v + 1e-9, (seed, t, v)
+
+
+def test_pair_counts_take_renumbers_the_literals():
+    rng = np.random.default_rng(5)
+    XP, XN = (rng.random((9, 7)) < 0.5).astype(float), (rng.random((6, 7)) < 0.5).astype(float)
+    gP, lN = rng.random(9) + 0.1, rng.random(6) + 0.1
+    order = rng.permutation(7)
+    taken, direct = PairCounts(XP, XN, gP, lN).take(order), PairCounts(XP[:, order], XN[:, order], gP, lN)
+    for name in ("G1", "L1", "G2", "L2"):
+        assert np.allclose(getattr(taken, name), getattr(direct, name), atol=1e-12)
+    assert taken.G2.flags.c_contiguous and taken.L2.flags.c_contiguous

@@ -1,0 +1,105 @@
+"""The integer master by highspy from the LP's rounding, under a node limit (and by SciPy's milp)."""
+import importlib.util
+
+import numpy as np
+import pytest
+
+from logicrules import LPRuleClassifier
+from logicrules.lp import master
+from logicrules.lp.master import ConjunctionPool, build_rule_set_problem, solve_master_lp, solve_master_mip
+from logicrules.lp.highs_mip import solve_mip_highs
+from logicrules.lp.master_rounding import round_master
+
+from ._colgen_reference import all_conjunctions, best_subset, random_rule_instance
+
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("highspy") is None, reason="needs highspy")
+
+STATUSES = {"optimal", "node_limit", "time_limit", "rounded"}
+
+
+def _pool(seed, m, k, n_terms=None):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(20, 60))
+    A, y = random_rule_instance(rng, n, m, float(rng.uniform(0.3, 0.7)))
+    sw = rng.choice([0.5, 1.0, 2.0], size=n) if seed % 2 else None
+    lam = float(rng.choice([0.0, 0.1, 0.5]))
+    budget = float(rng.choice([3.0, 6.0])) if seed % 3 == 0 else None
+    pool = ConjunctionPool(build_rule_set_problem(A, y, lam, sample_weight=sw, budget=budget))
+    terms = all_conjunctions(m, k)
+    if n_terms is not None:
+        terms = [terms[i] for i in rng.permutation(len(terms))[:n_terms]]
+    pool.add(terms)
+    return pool, A, y, np.ones(n) if sw is None else sw, lam, budget
+
+
+@pytest.mark.parametrize("node_limit", [0, 1, 5, None])
+def test_never_worse_than_the_rounding(node_limit):
+    for seed in range(12):
+        pool, *_ = _pool(seed, m=7, k=3)
+        lp = solve_master_lp(pool)
+        rounded = pool.integer_objective(round_master(pool, lp.w))
+        mip = solve_master_mip(pool, lp=lp, node_limit=node_limit)
+        assert mip.status in STATUSES
+        assert mip.objective <= rounded + pool.problem.tolerance()
+        assert mip.objective == pytest.approx(pool.integer_objective(mip.chosen), abs=1e-9)
+        assert pool.within_budget(mip.chosen)
+        assert lp.objective - 1e-7 <= mip.bound <= mip.objective + 1e-7
+        if node_limit is None:
+            assert mip.status == "optimal" and mip.gap == 0.0
+
+
+def test_equals_the_brute_force_optimum_on_small_pools():
+    for seed in range(12):
+        pool, A, y, weight, lam, budget = _pool(seed, m=5, k=2, n_terms=9)
+        best = best_subset(A, y, weight, lam, pool.terms, budget)
+        for node_limit in (1, None):
+            mip = solve_master_mip(pool, node_limit=node_limit)
+            assert mip.objective >= best - 1e-7
+            if mip.status == "optimal":
+                assert mip.objective == pytest.approx(best, abs=1e-7) and mip.gap == 0.0
+            else:
+                assert mip.bound <= best + 1e-7
+        assert solve_master_mip(pool).objective == pytest.approx(best, abs=1e-7)
+
+
+def test_highs_keeps_its_start():
+    for seed in range(6):
+        pool, *_ = _pool(seed, m=6, k=2)
+        rng = np.random.default_rng(seed)
+        start = rng.random(len(pool)) < 0.2
+        start &= np.cumsum(1 + pool.sizes * start) <= (pool.problem.budget or np.inf)  # within the budget
+        x, bound, status, name = solve_mip_highs(master._matrices(pool), pool.cover, start, 0, None)
+        assert name == "highs-mip" and status in {"node_limit", "optimal"}
+        assert x is not None and pool.integer_objective(x > 0.5) <= pool.integer_objective(start) + 1e-9
+
+
+def test_same_choice_twice():
+    pool, *_ = _pool(3, m=9, k=3)
+    a, b = solve_master_mip(pool, node_limit=1), solve_master_mip(pool, node_limit=1)
+    assert np.array_equal(a.chosen, b.chosen) and a.status == b.status and a.bound == b.bound
+
+
+def test_two_fits_learn_the_same_rule():
+    rng = np.random.default_rng(0)
+    X = rng.random((300, 12))
+    y = ((X[:, 0] > 0.6) & (X[:, 1] < 0.5)) | ((X[:, 2] > 0.7) & (X[:, 3] > 0.3)) ^ (rng.random(300) < 0.1)
+    fits = [LPRuleClassifier(rule="dnf").fit(X, y) for _ in range(2)]
+    assert str(fits[0].formula_) == str(fits[1].formula_)
+    assert fits[0].lp_result_["mip_objective"] == fits[1].lp_result_["mip_objective"]
+    assert fits[0].lp_result_["mip_status"] in STATUSES
+
+
+def test_scipy_milp_without_highspy(monkeypatch):
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(master.importlib.util, "find_spec",
+                        lambda name, *args: None if name == "highspy" else find_spec(name, *args))
+    solvers = set()
+    for seed in range(6):
+        pool, A, y, weight, lam, budget = _pool(seed, m=5, k=2, n_terms=9)
+        mip = solve_master_mip(pool)
+        solvers.add(mip.solver)   # "highs" when no column can beat the empty rule set
+        assert mip.status == "optimal"
+        assert mip.objective == pytest.approx(best_subset(A, y, weight, lam, pool.terms, budget), abs=1e-7)
+        limited = solve_master_mip(pool, node_limit=1)
+        assert limited.status in STATUSES and limited.objective >= mip.objective - 1e-7
+    assert "highs-milp" in solvers
