@@ -465,7 +465,7 @@ def problem_from_rows(A, positive: np.ndarray, negative: np.ndarray, lam: float,
         step = max(1, _BLOCK_CELLS // max(A.shape[1], 1))
         for start in range(0, rows.size, step):
             block = rows[start:start + step]
-            neg += np.count_nonzero(A[block], axis=0) if sw is None else sw[block] @ A[block]
+            neg += np.count_nonzero(A[block], axis=0) if sw is None else rmatvec(A[block], sw[block])
     if complement:
         neg = (float(rows.size) if sw is None else float(sw[rows].sum())) - neg
     return _problem(P, neg, lam, weights, None if sw is None else sw[positive])

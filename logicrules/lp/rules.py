@@ -21,11 +21,14 @@ indices; :mod:`logicrules.lp.estimator` turns them into formulas.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import numpy as np
 from scipy import sparse
 
+from logicrules import memory
 from logicrules.lp.model import GroupTestingProblem, class_costs, problem_from_rows
 from logicrules.lp.mofn_rows import ChecklistRows, best_checklist, solve_threshold_lp
 from logicrules.lp.sampling import solve_with_row_sampling
@@ -151,8 +154,30 @@ def _learn_clause(A: np.ndarray, positive: np.ndarray, negative: np.ndarray, lam
     ``complement``), without copying the negative rows or complementing A."""
     problem = problem_from_rows(A, positive, negative, lam, weights, complement=complement,
                                 sample_weight=sample_weight)
-    return solve_clause(problem, solver=solver, screening=screening, row_sampling=row_sampling,
-                        rounding=rounding, time_limit=time_limit, random_state=random_state)
+    with _held(_nbytes(problem.A_pos)):   # the positive rows' copy stays alive while the LPs are solved
+        return solve_clause(problem, solver=solver, screening=screening, row_sampling=row_sampling,
+                            rounding=rounding, time_limit=time_limit, random_state=random_state)
+
+
+def _nbytes(A) -> int:
+    """Bytes of a dense or CSR matrix."""
+    return int(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes) if sparse.issparse(A) else int(A.nbytes)
+
+
+@contextmanager
+def _held(nbytes: float) -> Iterator[None]:
+    """Count ``nbytes`` as held in the active memory budget (:mod:`logicrules.memory`) while the
+    block runs, so that what the solvers size by ``memory_limit`` (the row generation's rows)
+    leaves room for it; nothing without an active budget."""
+    budget = memory._ACTIVE.get()
+    if budget is None:
+        yield
+        return
+    budget.hold(nbytes)
+    try:
+        yield
+    finally:
+        budget.release(nbytes)
 
 
 def solve_clause(problem: GroupTestingProblem, *, solver: str = "highs", screening: bool = True,
@@ -237,25 +262,26 @@ def _cover(A: np.ndarray, y: np.ndarray, lam: float, max_clauses, costs: tuple[f
     remaining = y.copy()
     predicted = np.zeros_like(y)
     fit = RuleSetFit([])
-    for _ in range(max_clauses):
-        if not remaining.any():
-            break
-        clause = _learn_clause(A, ~y, remaining, lam, complement=not complemented, weights=(c_neg, c_pos),
-                               sample_weight=sw, **options)
-        steps = []
-        for columns in clause.tied or [clause.columns]:
-            fires = ~A[:, columns].any(axis=1) if complemented else A[:, columns].all(axis=1)
-            new_tp = float(row_weight[fires & remaining].sum())
-            new_fp = float(row_weight[fires & ~y & ~predicted].sum())
-            steps.append((c_pos * new_tp - c_neg * new_fp - lam * columns.size, columns, fires))
-        gain, columns, fires = steps[best_gain([step[0] for step in steps])]
-        clause = replace(clause, columns=columns)
-        fit.fits.append(clause)
-        if gain <= 0:
-            break
-        fit.terms.append(clause.columns)
-        remaining &= ~fires
-        predicted |= fires
+    with _held(A.nbytes):   # inside a fit, the literal rows are the fit's own (its distinct rows)
+        for _ in range(max_clauses):
+            if not remaining.any():
+                break
+            clause = _learn_clause(A, ~y, remaining, lam, complement=not complemented, weights=(c_neg, c_pos),
+                                   sample_weight=sw, **options)
+            steps = []
+            for columns in clause.tied or [clause.columns]:
+                fires = ~A[:, columns].any(axis=1) if complemented else A[:, columns].all(axis=1)
+                new_tp = float(row_weight[fires & remaining].sum())
+                new_fp = float(row_weight[fires & ~y & ~predicted].sum())
+                steps.append((c_pos * new_tp - c_neg * new_fp - lam * columns.size, columns, fires))
+            gain, columns, fires = steps[best_gain([step[0] for step in steps])]
+            clause = replace(clause, columns=columns)
+            fit.fits.append(clause)
+            if gain <= 0:
+                break
+            fit.terms.append(clause.columns)
+            remaining &= ~fires
+            predicted |= fires
     return fit
 
 

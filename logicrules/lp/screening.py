@@ -16,6 +16,7 @@ LP solution).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
 import numpy as np
 from scipy import sparse
@@ -24,6 +25,7 @@ from logicrules.lp import kernels
 from logicrules import memory
 from logicrules.memory import MemoryLimitError
 from logicrules.lp.model import GroupTestingProblem, build_problem, column_counts, rmatvec, row_counts, row_max
+from logicrules.lp.clause_warm import RowSolve, WarmClauseLP, warm_available
 from logicrules.lp.solvers import LPResult, model_bytes, solve_problem
 
 #: LP weights closer than this are one threshold of rounding (:func:`threshold_values`).
@@ -288,7 +290,7 @@ def upper_bound(problem: GroupTestingProblem, w: np.ndarray | None = None) -> tu
 def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | None = None,
                          w_hint: np.ndarray | None = None, solver: str = "highs", integral: bool = False,
                          time_limit: float | None = None, merge_rows: bool = True,
-                         max_working: int = 64, rows: np.ndarray | None = None) -> LPResult:
+                         max_working: int = 64, rows: np.ndarray | None = None, warm: bool = True) -> LPResult:
     """Screen the columns, solve the reduced problem, and certify the optimum of the full one.
 
     The integer program (``integral=True``) is solved on the kept columns only: screening is
@@ -324,6 +326,11 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
         Start a row generation from these positive rows (e.g. a row sample): every reduced
         problem is solved on them plus the rows its solutions leave uncovered, until none is
         (exact, see :func:`_solve_generating_rows`). None: all rows from the start.
+    warm : bool, default True
+        Solve the LP relaxations of the column and row generation in one live HiGHS model,
+        edited in place between rounds and restarted from the last basis
+        (:class:`~logicrules.lp.clause_warm.WarmClauseLP`; ``solver="highs"`` with highspy
+        installed). False, or without highspy: each LP from scratch (same optimum).
 
     Returns
     -------
@@ -349,11 +356,21 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
         working = _first_working_set(bound, keep, best_rule, w_hint, max_working)
     rounds = 0
     tol = problem.tolerance()
+    live = WarmClauseLP(problem, time_limit) if warm and solver == "highs" and not integral and warm_available() \
+        else None
     while True:
         rounds += 1
         columns = np.flatnonzero(working)
-        reduced, rows = _solve_generating_rows(problem.restrict_columns(columns), rows, solver=solver,
-                                               integral=integral, time_limit=time_limit, merge_rows=merge_rows)
+        if live is None:
+            def solve(chosen, columns=columns):
+                sub = problem if chosen is None else problem.restrict_rows(chosen)
+                result = solve_problem(sub.restrict_columns(columns), solver=solver, integral=integral,
+                                       time_limit=time_limit, merge_rows=merge_rows)
+                return RowSolve(result.w, result.dual, result.status, result.solver, result.lower_bound)
+        else:
+            def solve(chosen, columns=columns):
+                return live.solve(columns, chosen)
+        reduced, rows = _solve_generating_rows(problem, columns, rows, solve, integral=integral)
         if integral:
             break
         slack = problem.dual_slack(reduced.dual)
@@ -378,10 +395,16 @@ def solve_with_screening(problem: GroupTestingProblem, *, dual: np.ndarray | Non
     )
 
 
-def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None, *, solver: str,
-                           integral: bool, time_limit: float | None, merge_rows: bool
+def _solve_generating_rows(problem: GroupTestingProblem, columns: np.ndarray, rows: np.ndarray | None,
+                           solve: Callable[[np.ndarray | None], RowSolve], *, integral: bool
                            ) -> tuple[LPResult, np.ndarray | None]:
-    """Solve the problem by row generation from the constraint rows ``rows`` (all when None); exact.
+    """Solve the problem on the working ``columns`` by row generation from the constraint rows
+    ``rows`` (all when None); exact.
+
+    ``solve(chosen)`` solves the problem restricted to ``columns`` on the positive rows
+    ``chosen`` (None: all of them), cold or in a live model; the rows' coverage is read from
+    the problem over all columns (w is 0 outside ``columns``), so no copy of the working
+    columns over all rows is made.
 
     The LP (or integer program) on a subset S of the positive rows is a relaxation of the full
     one (fewer constraints, same costs). When its solution covers every row outside S
@@ -399,42 +422,52 @@ def _solve_generating_rows(problem: GroupTestingProblem, rows: np.ndarray | None
     otherwise by this row generation from every tenth row.
     Returns the result over all rows and the final S (None when all rows were used).
     """
+    start = time.perf_counter()
+    chosen = None
+    rounds = 0
+    columns = np.asarray(columns, dtype=np.intp)
+
+    def padded(w: np.ndarray) -> np.ndarray:
+        out = np.zeros(problem.n_columns)
+        out[columns] = w
+        return out
+
     if rows is None:
         try:
-            return solve_problem(problem, solver=solver, integral=integral, time_limit=time_limit,
-                                 merge_rows=merge_rows), None
+            result = solve(None)
         except MemoryLimitError:
             if problem.n_rows < 10 * ROWS_PER_ROUND:
                 raise
             rows = np.arange(0, problem.n_rows, 10)
-    start = time.perf_counter()
-    active = np.zeros(problem.n_rows, dtype=bool)
-    active[rows] = True
-    rounds = 0
-    while True:
-        rounds += 1
-        chosen = np.flatnonzero(active)
-        result = solve_problem(problem.restrict_rows(chosen), solver=solver, integral=integral,
-                               time_limit=time_limit, merge_rows=merge_rows)
-        coverage = problem.coverage(result.w)
-        if not _next_rows(problem, active, chosen, coverage, result.dual, rounds):
-            break
-    dual = None
-    if result.dual is not None:
+        else:
+            coverage = problem.coverage(padded(result.w))
+    if rows is not None:
+        active = np.zeros(problem.n_rows, dtype=bool)
+        active[rows] = True
+        while True:
+            rounds += 1
+            chosen = np.flatnonzero(active)
+            result = solve(chosen)
+            coverage = problem.coverage(padded(result.w))
+            if not _next_rows(problem, columns, active, chosen, coverage, result.dual, rounds):
+                break
+    dual = result.dual
+    if dual is not None and chosen is not None:
         dual = np.zeros(problem.n_rows)
         dual[chosen] = result.dual
     xi = np.maximum(0.0, 1.0 - coverage)
-    objective = problem.integer_objective(result.w) if integral else problem.objective(result.w)
+    objective = problem.integer_objective(padded(result.w)) if integral else problem.objective(padded(result.w))
+    lower = float(dual.sum()) if dual is not None else result.lower_bound
     return LPResult(objective=objective, w=result.w, xi=(xi > 0.5).astype(np.float64) if integral else xi,
                     dual=dual, status=result.status, seconds=time.perf_counter() - start, solver=result.solver,
-                    integral=integral, n_columns=problem.n_columns, n_rows=problem.n_rows,
-                    lower_bound=float(dual.sum()) if dual is not None else result.lower_bound,
-                    details={"row_rounds": rounds}), chosen
+                    integral=integral, n_columns=int(columns.size), n_rows=problem.n_rows,
+                    lower_bound=lower, details={"row_rounds": rounds}), chosen
 
 
-def _next_rows(problem: GroupTestingProblem, active: np.ndarray, chosen: np.ndarray, coverage: np.ndarray,
-               dual: np.ndarray | None, rounds: int) -> bool:
-    """Update the row set S (``active``; ``chosen`` its rows) of a row generation after a solve
+def _next_rows(problem: GroupTestingProblem, columns: np.ndarray, active: np.ndarray, chosen: np.ndarray,
+               coverage: np.ndarray, dual: np.ndarray | None, rounds: int) -> bool:
+    """Update the row set S (``active``; ``chosen`` its rows) of a row generation over the working
+    ``columns`` after a solve
     whose solution covers the rows ``coverage`` times; False when it is optimal (every row outside
     S covered). Adds the uncovered rows outside S, the least covered first, at most as many as S
     has (at least :data:`ROWS_PER_ROUND`) and as the solver's model of the grown S leaves room for
@@ -444,7 +477,7 @@ def _next_rows(problem: GroupTestingProblem, active: np.ndarray, chosen: np.ndar
     missing = np.flatnonzero(~active & (coverage < 1.0 - 1e-9))
     if not missing.size:
         return False
-    per_row = model_bytes(float(row_counts(problem.A_pos[missing[:1000]]).mean()) + 1.0, 1.0, 1.0)
+    per_row = model_bytes(float(row_counts(problem.A_pos[missing[:1000]][:, columns]).mean()) + 1.0, 1.0, 1.0)
     room = max(chosen.size, ROWS_PER_ROUND)
     fits = memory.available() / per_row - chosen.size
     if fits < room:

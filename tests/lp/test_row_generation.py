@@ -59,9 +59,10 @@ def test_a_round_adds_at_most_the_cap_least_covered_first(monkeypatch):
     active = np.zeros(6, dtype=bool)
     active[0] = True
     coverage = np.array([1.0, 0.0, 0.5, 0.2, 1.0, 0.9])
-    assert screening._next_rows(problem, active, np.array([0]), coverage, np.array([1.0]), rounds=1)
+    assert screening._next_rows(problem, np.arange(6), active, np.array([0]), coverage, np.array([1.0]), rounds=1)
     assert np.flatnonzero(active).tolist() == [0, 1, 3]        # two rows, the least covered
-    assert not screening._next_rows(problem, np.ones(6, dtype=bool), np.arange(6), np.ones(6), None, rounds=1)
+    assert not screening._next_rows(problem, np.arange(6), np.ones(6, dtype=bool), np.arange(6), np.ones(6), None,
+                                    rounds=1)
 
 
 def test_memory_limit_that_refuses_all_rows_solves_by_row_generation(monkeypatch):
