@@ -15,9 +15,13 @@ bound on the LP at every w, as small as the number of groups.
 
 At the relaxation's optimum w every row's residual is computed (one pass over the rows). If no
 group has rows on both sides, the relaxation equals the full objective at w, so w is optimal for
-the full LP (exact; the gap is reported). Otherwise each such group is split by side (its
+the full LP (exact; the gap is reported). Otherwise such groups are split by side (at most
+:data:`SPLIT_GROUPS` per round, those whose rows the relaxation underestimates most; each one's
 minority side a piece, the rows of it nearest their kink a constraint each, at most
-:data:`SPLIT_ROWS` per round) and the relaxation solved again. The groups whose dual ``beta_g``
+:data:`SPLIT_ROWS` per round) and the relaxation solved again. Without that cap every mixed
+group splits each round and on a million rows their number doubles from round to round
+(28,000 groups in one relaxation, 30 s of simplex for it); the rounds end only when no group is
+mixed either way. The groups whose dual ``beta_g``
 sits at the same bound (0 or 1) are merged by class at the same time: the last dual solution
 stays feasible with the same value, so the bound never drops, while the relaxation stays at
 about one group per fractional dual (at most one per literal at a vertex) plus four. Once a
@@ -61,6 +65,8 @@ BLOCK_CELLS = 1 << 24
 BASE_ROWS = 2000
 #: Rows split off mixed groups that get a constraint each per round (the rest: one per piece).
 SPLIT_ROWS = 2000
+#: Mixed groups split per round, those whose rows the relaxation underestimates most (the rest wait).
+SPLIT_GROUPS = 500
 #: A row is on the wrong side of its kink when it is past it by more than this.
 _TOL = 1e-7
 
@@ -254,21 +260,36 @@ def _first_groups(rows: ChecklistRows, costs: np.ndarray, m: int, lam: float, ti
     return np.unique(key, return_inverse=True)[1].ravel(), start.optimal
 
 
+def _worst_mixed(group: np.ndarray, costs: np.ndarray, residual: np.ndarray, mixed: np.ndarray) -> np.ndarray:
+    """The mixed groups to split this round: all, or the :data:`SPLIT_GROUPS` of them whose
+    relaxation term falls furthest below the full objective at w (``sum c_i max(0, r_i) -
+    max(0, sum c_i r_i)`` over the group's rows)."""
+    if np.count_nonzero(mixed) <= SPLIT_GROUPS:
+        return mixed
+    n_groups = mixed.size
+    hinge = np.bincount(group, weights=costs * np.maximum(residual, 0.0), minlength=n_groups)
+    gap = np.where(mixed, hinge - np.maximum(np.bincount(group, weights=costs * residual, minlength=n_groups), 0.0),
+                   -np.inf)
+    chosen = np.zeros(n_groups, dtype=bool)
+    chosen[np.argpartition(-gap, SPLIT_GROUPS - 1)[:SPLIT_GROUPS]] = True
+    return chosen
+
+
 def _regroup(rows: ChecklistRows, costs: np.ndarray, group: np.ndarray, sums: np.ndarray, residual: np.ndarray,
-             side: np.ndarray, past: np.ndarray, short: np.ndarray, positive: np.ndarray,
+             side: np.ndarray, past: np.ndarray, short: np.ndarray, mixed: np.ndarray, positive: np.ndarray,
              beta: np.ndarray | None, merge: bool,
              base_rows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray | None, np.ndarray]:
-    """The next partition: every mixed group split by side, its rows on the side of fewer rows
+    """The next partition: every group flagged in ``mixed`` (those chosen to split, rows on both
+    sides) split by side, its rows on the side of fewer rows
     a piece, except the ``min(base_rows, SPLIT_ROWS)`` of them (over all groups) nearest their
     kink, which get a constraint each; and, with ``merge``, given the duals ``beta`` of the
-    last relaxation, the unmixed groups whose ``beta`` is at the same bound (0 or 1) merged by
+    last relaxation, the groups not split whose ``beta`` is at the same bound (0 or 1) merged by
     class. Merging such groups keeps the last dual solution feasible with the same value, so
     the bound never drops, and keeps the relaxation small (its fractional groups, at most one
     per literal at a vertex, stay apart). Returns the group of every row, the groups' sums,
     (given ``beta``) each new group's starting dual (its source's, a piece its parent's) and each
     new group's ``source``: the old group it equals, or -1 (merged groups and pieces)."""
     n_groups = past.size
-    mixed = (past > 0) & (short > 0)
     label = np.arange(n_groups)
     if beta is not None and merge:
         low, high = ~mixed & (beta <= _TOL), ~mixed & (beta >= 1.0 - _TOL)
@@ -411,11 +432,12 @@ def solve_threshold_lp(rows: ChecklistRows, m: int, lam: float, c_pos: float = 1
                         "lower": value, "upper": objective, "seconds": time.perf_counter() - started})
         if not mixed.any():
             break
+        mixed = _worst_mixed(group, costs, residual, mixed)
         # merging keeps the bound but may undo a split: once a round does not raise the bound,
         # the groups only split (so the rounds end)
         merging &= value > previous + 1e-12 * scale
         previous = value
-        group, sums, start, source = _regroup(rows, costs, group, sums, residual, side, past, short, positive,
+        group, sums, start, source = _regroup(rows, costs, group, sums, residual, side, past, short, mixed, positive,
                                               beta, merging, base_rows)
         n_groups = sums.shape[0]
         weight = np.bincount(group, weights=costs, minlength=n_groups)

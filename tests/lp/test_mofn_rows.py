@@ -64,6 +64,42 @@ def test_row_generation_reaches_the_plain_lp_optimum(seed, fraction, base_rows, 
     assert ((fit.w >= 0) & (fit.w <= 1)).all()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 2]), st.booleans())
+def test_splitting_few_groups_per_round_reaches_the_plain_lp_optimum(seed, split_groups, warm):
+    """With at most one or two mixed groups split per round (the worst first) the rounds still end
+    only when no group is mixed: the same optimum as the plain LP."""
+    import logicrules.lp.mofn_rows as mofn
+
+    rng, A, y, sw, m, lam, c_pos, c_neg = _instance(seed)
+    rows = ChecklistRows.from_dense(A, y, sw)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mofn, "SPLIT_GROUPS", split_groups)
+        fit = solve_threshold_lp(rows, m, lam, c_pos, c_neg, row_sampling=0.3, base_rows=3,
+                                 random_state=int(rng.integers(1000)), warm=warm)
+    reference = _reference_lp(A.astype(float), y, sw, m, lam, c_pos, c_neg)
+    scale = max(1.0, float(sw.sum()) * max(c_pos, c_neg))
+    assert fit.optimal and fit.history[-1]["split"] == 0
+    assert fit.objective == pytest.approx(reference, abs=1e-6 * scale)
+    assert fit.objective == pytest.approx(_objective(A, y, sw, fit.w, m, lam, c_pos, c_neg), abs=1e-9 * scale)
+
+
+def test_worst_mixed_groups_are_those_the_relaxation_underestimates_most():
+    """The groups chosen for splitting: largest ``sum c max(0, r) - max(0, sum c r)`` first."""
+    import logicrules.lp.mofn_rows as mofn
+
+    group = np.array([0, 0, 1, 1, 2, 2, 3])
+    costs = np.array([1.0, 1.0, 2.0, 1.0, 1.0, 3.0, 1.0])
+    residual = np.array([0.5, -0.5, 1.0, -1.0, 0.2, -0.1, 1.0])
+    mixed = np.array([True, True, True, False])
+    # gaps: group 0: 0.5 - 0 = 0.5; group 1: 2 - 1 = 1; group 2: 0.2 - 0 = 0.2; group 3 unmixed
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mofn, "SPLIT_GROUPS", 2)
+        assert mofn._worst_mixed(group, costs, residual, mixed).tolist() == [True, True, False, False]
+        patch.setattr(mofn, "SPLIT_GROUPS", 3)
+        assert mofn._worst_mixed(group, costs, residual, mixed).tolist() == mixed.tolist()
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32 - 1), st.sampled_from([None, 0.3]))
 def test_row_generation_solves_the_integer_program(seed, fraction):
