@@ -40,8 +40,9 @@ def column_summary(values, weights, weighted_too):  # pragma: no cover - compile
     """One read of a column: ``(missing, infinite, low, high, ones, zeros, counts, weighted)``.
 
     ``missing``: NaN values; ``infinite``: whether a present value is infinite; ``low`` /
-    ``high``: the smallest and largest present value (``inf`` / ``-inf`` when none; of equal
-    extremes, ``-0.0`` and ``0.0``, the last one, as numpy's ``min`` / ``max`` return);
+    ``high``: the smallest and largest present value (``inf`` / ``-inf`` when none; of the equal
+    extremes ``-0.0`` and ``0.0`` the last one, where numpy's ``min`` / ``max`` may return either,
+    depending on its vectorized loops);
     ``ones`` / ``zeros``: present values equal to 1 and to 0; ``counts``: the histogram of the top
     16 bits of the present values' keys (int64, 65536 bins); ``weighted``: with ``weighted_too``,
     the same histogram of their ``weights`` (float64, summed in row order), else empty (and

@@ -37,8 +37,8 @@ def test_column_summary_is_numpys(values, seed, weighted):
     assert missing == values.size - present.size
     assert infinite == bool(np.isinf(present).any())
     assert ones == np.count_nonzero(present == 1) and zeros == np.count_nonzero(present == 0)
-    if present.size:  # the same value, and the same zero's sign, as numpy's min and max
-        assert repr(float(low)) == repr(float(present.min())) and repr(float(high)) == repr(float(present.max()))
+    if present.size:  # the same values as numpy's min and max (whose zero's sign, of -0.0 and 0.0, varies)
+        assert low == present.min() and high == present.max()
     top = (float_keys(present) >> np.uint64(48)).astype(np.intp)
     np.testing.assert_array_equal(counts, np.bincount(top, minlength=1 << 16))
     if w is None:
