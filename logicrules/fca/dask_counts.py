@@ -181,11 +181,19 @@ def _add(a: Any, b: Any) -> Any:
     return a if b is None else a + b
 
 
-def tree_sum(partials: Sequence[Any]) -> Any:
-    """Pairwise (tree) sum of delayed partial counts; a delayed None when there is none."""
+def _add_each(a: tuple | None, b: tuple | None) -> tuple | None:
+    """:func:`_add` entry by entry of two tuples of partials (None: an empty partition)."""
+    if a is None:
+        return b
+    return a if b is None else tuple(_add(x, y) for x, y in zip(a, b))
+
+
+def tree_sum(partials: Sequence[Any], add_partials: Callable[[Any, Any], Any] = _add) -> Any:
+    """Pairwise (tree) sum of delayed partial counts; a delayed None when there is none.
+    ``add_partials``: how two partials add (None stands for an empty one)."""
     import dask
 
-    add = dask.delayed(_add, pure=True)
+    add = dask.delayed(add_partials, pure=True)
     level = list(partials)
     if not level:
         return dask.delayed(None)
@@ -283,6 +291,10 @@ def _expand(block: RowBlock) -> RowBlock:
 
 def _apply(kernel: Callable[[RowBlock], Any], block: RowBlock) -> Any:
     return kernel(block) if block.n_rows else None
+
+
+def _apply_each(kernels: tuple[Callable[[RowBlock], Any], ...], block: RowBlock) -> tuple | None:
+    return tuple(kernel(block) for kernel in kernels) if block.n_rows else None
 
 
 class DaskCounts(Counts):
@@ -434,13 +446,19 @@ class DaskCounts(Counts):
         jobs = [(counts, key, kernel) for counts, key, kernel in jobs if key not in counts._cache]
         if not jobs:
             return
-        tasks, blocks = [], {}
-        for counts, _, kernel in jobs:
-            if id(counts) not in blocks:
-                blocks[id(counts)] = counts._block_tasks()
-            tasks.append(counts.lazy(kernel, blocks[id(counts)]))
-        for (counts, key, _), total in zip(jobs, dask.compute(*tasks)):
-            counts._cache[key] = total
+        # one task per partition runs all of a counts' kernels, one tree sum adds their tuples:
+        # the tasks of a pass grow with the partitions, not with partitions x kernels
+        groups: dict[int, tuple[DaskCounts, dict[Any, Callable]]] = {}
+        for counts, key, kernel in jobs:
+            groups.setdefault(id(counts), (counts, {}))[1][key] = kernel
+        apply = dask.delayed(_apply_each, pure=True)
+        tasks = []
+        for counts, kernels in groups.values():
+            shared = dask.delayed(tuple(kernels.values()), pure=True)  # one key, not one copy per task
+            tasks.append(tree_sum([apply(shared, block) for block in counts._block_tasks()], _add_each))
+        for (counts, kernels), total in zip(groups.values(), dask.compute(*tasks)):
+            for i, key in enumerate(kernels):
+                counts._cache[key] = None if total is None else total[i]
         self.n_passes += 1
         pass_line(self.verbose, f"dask pass: {what} over {self.n_partitions} partitions",
                   time.perf_counter() - start)

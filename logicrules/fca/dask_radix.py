@@ -20,6 +20,7 @@ import functools
 import numpy as np
 
 from logicrules.fca.dask_stats import Merged, Partials, PartitionColumns, Step
+from logicrules.fca.radix_kernels import NO_WEIGHTS, bucket_histogram, bucket_rows
 
 __all__ = ["float_keys", "key_floats"]
 
@@ -53,18 +54,6 @@ def _bucket_range(prefix: int, bits: int) -> tuple[int, int]:
     return low, low + (1 << (64 - bits)) - 1
 
 
-def top_histogram(keys: np.ndarray, weights: np.ndarray | None) -> SparseBins:
-    """The histogram of the top 16 key bits (a second row of weights when weighted)."""
-    return _histogram((keys >> np.uint64(64 - DIGIT)).astype(np.intp), weights)
-
-
-def _histogram(digits: np.ndarray, weights: np.ndarray | None) -> SparseBins:
-    counts = np.bincount(digits, minlength=1 << DIGIT).astype(np.int64)
-    if weights is not None:
-        counts = np.vstack([counts, np.bincount(digits, weights=weights, minlength=1 << DIGIT)])
-    return SparseBins.from_dense(counts)
-
-
 class SparseBins:
     """A histogram of ``2**16`` bins (a second row of weights when weighted) held as its
     non-empty bins: what a partition sends and what the tree sum adds. A column's values fill
@@ -96,31 +85,27 @@ def bucket_kernel(columns: PartitionColumns, weights: np.ndarray | None,
                   requests: dict[str, list[tuple[int, int, bool]]]) -> Partials:
     """Per column and bucket ``(prefix, bits, gather)``: a histogram of the next 16 key bits of
     the values whose top ``bits`` bits are ``prefix``, or those keys themselves (with their
-    weights) and the smallest key above the bucket."""
+    weights) and the smallest key above the bucket; one compiled read of the column per bucket
+    (:mod:`~logicrules.fca.radix_kernels`)."""
     out = Partials()
     for column, buckets in requests.items():
-        values = columns.floats(column)
-        present = ~np.isnan(values)
-        keys = float_keys(values[present] if not present.all() else values)
-        w = None if weights is None else weights[present]
-        tops: dict[int, np.ndarray] = {}  # the top bits of every key, per number of bits asked
+        values = columns.numbers(column)
         for prefix, bits, gather in buckets:
-            if bits and bits not in tops:
-                tops[bits] = keys >> np.uint64(64 - bits)
-            mask = None if bits == 0 else tops[bits] == np.uint64(prefix)
-            inside = keys if mask is None else keys[mask]
-            inside_w = None if w is None else (w if mask is None else w[mask])
             if gather:
-                out[(column, prefix, bits)] = Merged(inside, _concat) if w is None else \
-                    Merged((inside, inside_w), _concat_pairs)
-                # the smallest key above the bucket (no value's key is all ones: that is a NaN's)
-                high = np.uint64(_bucket_range(prefix, bits)[1])
-                above = np.where(keys > high, keys, _MAX).min(initial=_MAX) if bits else _MAX
+                if bits:
+                    rows, above = bucket_rows(values, prefix, bits)
+                else:  # the whole column
+                    rows, above = np.flatnonzero(~np.isnan(values)), _MAX
+                inside = float_keys(values[rows])
+                out[(column, prefix, bits)] = Merged(inside, _concat) if weights is None else \
+                    Merged((inside, weights[rows]), _concat_pairs)
                 if above != _MAX:
                     out[("above", column, prefix, bits)] = Merged(int(above), min)
             else:
-                digits = ((inside >> np.uint64(64 - bits - DIGIT)) & np.uint64((1 << DIGIT) - 1)).astype(np.intp)
-                out[(column, prefix, bits)] = _histogram(digits, inside_w)
+                counts, weighted = bucket_histogram(values, NO_WEIGHTS if weights is None else weights,
+                                                    weights is not None, prefix, bits)
+                out[(column, prefix, bits)] = SparseBins.from_dense(
+                    counts if weights is None else np.vstack([counts, weighted]))
     return out
 
 

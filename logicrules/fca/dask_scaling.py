@@ -27,12 +27,13 @@ binarizer is the one the same rows in memory give: every statistic is **exact**.
 
 So a median fit of a numeric table takes two passes (three or four with heavy ties), whatever
 the number of columns (all columns are counted in the same passes). Memory: a worker holds one
-partition, one of its columns as float64 and its statistics; the driver holds the merged
-statistics (categories, at most 65536 counts or values per wanted order statistic). Row weights
-(``sample_weight``) give the weighted medians and quantiles of the in-memory fit (exact for
-integer weights, see :func:`fit_binarizer`). :class:`~logicrules.fca.scaling.ThresholdBinarizer`
-is not supported (it merges attributes with identical extents, which needs the rows), nor is a
-user's transformer.
+partition, one of its columns (as float64 unless the block holds floats) and its statistics,
+each read in one go by the compiled kernels of :mod:`~logicrules.fca.radix_kernels`; the
+driver holds the merged statistics (categories, at most 65536 counts or values per wanted
+order statistic). Row weights (``sample_weight``) give the weighted medians and quantiles of
+the in-memory fit (exact for integer weights, see :func:`fit_binarizer`).
+:class:`~logicrules.fca.scaling.ThresholdBinarizer` is not supported (it merges attributes with
+identical extents, which needs the rows), nor is a user's transformer.
 """
 
 from __future__ import annotations
@@ -46,9 +47,10 @@ import pandas as pd
 
 from logicrules.fca.columns import _sorted_categories
 from logicrules.fca.condition import Condition, format_value
-from logicrules.fca.dask_radix import (buckets_of, find_bucket, float_keys, key_floats,  # noqa: F401 (re-exported)
-                                      selection_steps, top_histogram)
+from logicrules.fca.dask_radix import (SparseBins, buckets_of, find_bucket, float_keys,  # noqa: F401 (re-exported)
+                                      key_floats, selection_steps)
 from logicrules.fca.dask_stats import Merged, Partials, PartitionColumns, Step, drive
+from logicrules.fca.radix_kernels import NO_WEIGHTS, column_summary
 from logicrules.fca.scaling import MedianBinarizer, QuantileBinarizer
 from logicrules.fca.thresholds import _median
 
@@ -90,32 +92,41 @@ def _summary_kernel(columns: PartitionColumns, weights: np.ndarray | None, decla
             series = columns.frame[column]
             missing = series.isna().to_numpy()
             stats = {"categories": Merged(series[~missing].drop_duplicates(), _concat_unique)}
+            n_missing = int(missing.sum())
         else:
-            values = columns.floats(column)
-            missing = np.isnan(values)
-            present = values[~missing] if missing.any() else values
-            stats = {"infinite": Merged(bool(np.isinf(present).any()), bool.__or__),
-                     "present": Merged(int(present.size), int.__add__)}
-            if weights is not None:  # the weight of the present values: the weighted ranks' total
-                stats["weight"] = Merged(float(weights[~missing].sum()), float.__add__)
-            if present.size:
-                ones = int(np.count_nonzero(present == 1.0))
-                stats["low"] = Merged(float(present.min()), min)
-                stats["high"] = Merged(float(present.max()), max)
-                stats["ones"] = Merged(ones, int.__add__)
-                stats["binary"] = Merged(ones + int(np.count_nonzero(present == 0.0)) == present.size, bool.__and__)
-                if distinct_cap is not None:
-                    stats["distinct"] = Merged(_distinct_upto(present, distinct_cap),
-                                               functools.partial(_union_upto, distinct_cap))
-                if kind == "numeric":  # the radix selection's first level
-                    out["top"][(column, 0, 0)] = top_histogram(float_keys(present),
-                                                               None if weights is None else weights[~missing])
-        n_missing = int(missing.sum())
+            stats, n_missing = _numeric_summary(columns.numbers(column), weights, distinct_cap)
+            top = stats.pop("top", None)
+            if kind == "numeric" and top is not None:  # the radix selection's first level
+                out["top"][(column, 0, 0)] = top
         stats["missing"] = Merged(n_missing, int.__add__)
-        if n_missing < len(missing):  # an all-missing partition says nothing of the kind
+        if n_missing < len(columns):  # an all-missing partition says nothing of the kind
             stats["kind"] = Merged(frozenset([kind]), frozenset.union)
         out[column] = Partials(stats)
     return out
+
+
+def _numeric_summary(values: np.ndarray, weights: np.ndarray | None, distinct_cap: int | None
+                     ) -> tuple[dict[str, Any], int]:
+    """A numeric column's summaries (and ``"top"``: its keys' top-16-bit histogram, when a value
+    is present) from one compiled read (:func:`~logicrules.fca.radix_kernels.column_summary`),
+    and its missing values."""
+    missing, infinite, low, high, ones, zeros, counts, weighted = column_summary(
+        values, NO_WEIGHTS if weights is None else weights, weights is not None)
+    n_present = values.size - missing
+    stats = {"infinite": Merged(bool(infinite), bool.__or__), "present": Merged(int(n_present), int.__add__)}
+    present = ~np.isnan(values) if weights is not None or (distinct_cap is not None and n_present) else None
+    if weights is not None:  # the weight of the present values: the weighted ranks' total
+        stats["weight"] = Merged(float(weights[present].sum()), float.__add__)
+    if n_present:
+        stats["low"] = Merged(float(low), min)
+        stats["high"] = Merged(float(high), max)
+        stats["ones"] = Merged(int(ones), int.__add__)
+        stats["binary"] = Merged(int(ones + zeros) == n_present, bool.__and__)
+        if distinct_cap is not None:
+            stats["distinct"] = Merged(_distinct_upto(np.asarray(values[present], dtype=np.float64), distinct_cap),
+                                       functools.partial(_union_upto, distinct_cap))
+        stats["top"] = SparseBins.from_dense(counts if weights is None else np.vstack([counts, weighted]))
+    return stats, int(missing)
 
 
 def _concat_unique(a: pd.Series, b: pd.Series) -> pd.Series:

@@ -86,12 +86,25 @@ class PartitionColumns:
         """A numeric column's values as float64 (missing as NaN). For a numpy block the array is
         a buffer that the next call overwrites: use it before asking for another column."""
         if self._array is not None:
-            if self._by_column is None:
-                self._by_column = _transposed(self._array)
+            if self._buffer is None:
                 self._buffer = np.empty(self._array.shape[0], dtype=np.float64)
-            self._buffer[:] = self._by_column[self._position[column]]
+            self._buffer[:] = self._contiguous(column)
             return self._buffer
         return _column_to_float(self._frame[column], column)
+
+    def numbers(self, column: str) -> np.ndarray:
+        """A numeric column's values as float32 or float64 (missing as NaN), for reading only: a
+        float block's column itself (no float64 copy, for the compiled kernels of
+        :mod:`~logicrules.fca.radix_kernels`), else :meth:`floats`."""
+        if self._array is not None and self._array.dtype in (np.float32, np.float64):
+            return self._contiguous(column)
+        return self.floats(column)
+
+    def _contiguous(self, column: str) -> np.ndarray:
+        """A numpy block's column, contiguous (the block transposed once, on first use)."""
+        if self._by_column is None:
+            self._by_column = _transposed(self._array)
+        return self._by_column[self._position[column]]
 
 
 #: Rows transposed at once by :func:`_transposed` (a block that stays in the caches).
