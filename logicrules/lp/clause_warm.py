@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from logicrules.lp.master_highs import _new_highs
+from logicrules.lp.highs_mip import _new_highs
 from logicrules.lp.model import GroupTestingProblem
 from logicrules.lp.solvers import SolverError, require_model_memory
 
