@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "available", "parse_memory", "require",
+__all__ = ["DEFAULT_MEMORY_LIMIT", "MemoryBudget", "MemoryLimitError", "available", "held", "parse_memory", "require",
            "work_bytes"]
 
 #: Default ``memory_limit`` of every learner: 2 GiB.
@@ -168,6 +168,30 @@ def available() -> float:
     """
     budget = _ACTIVE.get()
     return float("inf") if budget is None else max(float(budget.limit) - budget.held, 0.0)
+
+
+@contextmanager
+def held(nbytes: float) -> Iterator[None]:
+    """Count ``nbytes`` as held in the active budget (:meth:`MemoryBudget.active`) while the block
+    runs, so that what is sized by the budget inside it leaves room for an array kept alive
+    across it; nothing outside a fit with a budget.
+
+    Examples
+    --------
+    >>> with MemoryBudget("1MB").active():
+    ...     with held(4e5):
+    ...         available()
+    600000.0
+    """
+    budget = _ACTIVE.get()
+    if budget is None:
+        yield
+        return
+    budget.hold(nbytes)
+    try:
+        yield
+    finally:
+        budget.release(nbytes)
 
 
 def work_bytes(default: int) -> int:

@@ -21,8 +21,6 @@ indices; :mod:`logicrules.lp.estimator` turns them into formulas.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -154,7 +152,7 @@ def _learn_clause(A: np.ndarray, positive: np.ndarray, negative: np.ndarray, lam
     ``complement``), without copying the negative rows or complementing A."""
     problem = problem_from_rows(A, positive, negative, lam, weights, complement=complement,
                                 sample_weight=sample_weight)
-    with _held(_nbytes(problem.A_pos)):   # the positive rows' copy stays alive while the LPs are solved
+    with memory.held(_nbytes(problem.A_pos)):   # the positive rows' copy stays alive while the LPs are solved
         return solve_clause(problem, solver=solver, screening=screening, row_sampling=row_sampling,
                             rounding=rounding, time_limit=time_limit, random_state=random_state)
 
@@ -162,22 +160,6 @@ def _learn_clause(A: np.ndarray, positive: np.ndarray, negative: np.ndarray, lam
 def _nbytes(A) -> int:
     """Bytes of a dense or CSR matrix."""
     return int(A.data.nbytes + A.indices.nbytes + A.indptr.nbytes) if sparse.issparse(A) else int(A.nbytes)
-
-
-@contextmanager
-def _held(nbytes: float) -> Iterator[None]:
-    """Count ``nbytes`` as held in the active memory budget (:mod:`logicrules.memory`) while the
-    block runs, so that what the solvers size by ``memory_limit`` (the row generation's rows)
-    leaves room for it; nothing without an active budget."""
-    budget = memory._ACTIVE.get()
-    if budget is None:
-        yield
-        return
-    budget.hold(nbytes)
-    try:
-        yield
-    finally:
-        budget.release(nbytes)
 
 
 def solve_clause(problem: GroupTestingProblem, *, solver: str = "highs", screening: bool = True,
@@ -262,7 +244,7 @@ def _cover(A: np.ndarray, y: np.ndarray, lam: float, max_clauses, costs: tuple[f
     remaining = y.copy()
     predicted = np.zeros_like(y)
     fit = RuleSetFit([])
-    with _held(A.nbytes):   # inside a fit, the literal rows are the fit's own (its distinct rows)
+    with memory.held(A.nbytes):   # inside a fit, the literal rows are the fit's own (its distinct rows)
         for _ in range(max_clauses):
             if not remaining.any():
                 break
