@@ -27,7 +27,7 @@ from typing import NamedTuple
 import numpy as np
 from scipy import sparse
 
-from logicrules.lp.highs_mip import _new_highs
+from logicrules.lp.highs_mip import _new_highs, _set_basis
 from logicrules.lp.model import GroupTestingProblem
 from logicrules.lp.solvers import SolverError, require_model_memory
 
@@ -239,12 +239,7 @@ class WarmClauseLP:
         if short < 0:
             self._h.clearSolver()
             return
-        basis = self._highspy.HighsBasis()
-        basis.col_status = [B(int(v)) for v in cols]
-        basis.row_status = [B(int(v)) for v in rows]
-        basis.valid = True
-        if self._h.setBasis(basis) != self._highspy.HighsStatus.kOk:
-            self._h.clearSolver()
+        _set_basis(self._h, cols, rows)
 
     def _run(self, columns, rows, group_of_row, old_group, kept, new_groups, row_costs, group_cost,
              warm: bool) -> RowSolve:

@@ -46,6 +46,20 @@ def _new_highs():
     return h
 
 
+def _set_basis(h, col_status, row_status) -> None:
+    """Hand HiGHS model ``h`` a starting basis of these column and row statuses (integer codes of
+    ``highspy.HighsBasisStatus``); one it refuses leaves the solver cleared (a cold start)."""
+    import highspy
+
+    B = highspy.HighsBasisStatus
+    basis = highspy.HighsBasis()
+    basis.col_status = [B(int(v)) for v in col_status]
+    basis.row_status = [B(int(v)) for v in row_status]
+    basis.valid = True
+    if h.setBasis(basis) != highspy.HighsStatus.kOk:
+        h.clearSolver()
+
+
 def solve_mip_highs(matrices: tuple, cover, start: np.ndarray, node_limit: int | None, time_limit: float | None):
     """The integer master by HiGHS MIP (highspy), started from a 0/1 choice of its columns.
 

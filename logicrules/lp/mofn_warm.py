@@ -22,7 +22,7 @@ import warnings
 
 import numpy as np
 
-from logicrules.lp.highs_mip import _new_highs
+from logicrules.lp.highs_mip import _new_highs, _set_basis
 from logicrules.lp.solvers import SolverError, SolverWarning, require_model_memory
 
 __all__ = ["WarmChecklistLP", "dual_form", "warm_available"]
@@ -156,12 +156,7 @@ class WarmChecklistLP:
         if room > 0:                 # literal rows fill the basis
             rows[np.flatnonzero(rows != basic)[:room]] = basic
         if room >= 0:
-            basis = self._highspy.HighsBasis()
-            basis.col_status = [B(int(v)) for v in status]
-            basis.row_status = [B(int(v)) for v in rows]
-            basis.valid = True
-            if self._h.setBasis(basis) != self._highspy.HighsStatus.kOk:
-                self._h.clearSolver()
+            _set_basis(self._h, status, rows)
         else:                        # more basic columns kept than rows: start cold
             self._h.clearSolver()
         return position
