@@ -34,6 +34,7 @@ from logicrules.lp.mofn_rows import ChecklistRows, checklist_bytes
 from logicrules.lp.rules import _sampling_fraction, learn_checklist, learn_cnf, learn_dnf, learn_m_of_n, solve_clause
 from logicrules.lp.solvers import SOLVERS
 from logicrules.memory import MemoryBudget
+from logicrules.threads import thread_count
 from logicrules.validation import Interval
 from logicrules.lp.structure import _predict_structure, _structure_size, _to_formula
 
@@ -349,10 +350,11 @@ class LPRuleClassifier(RuleClassifier):
             fit = solve_clause(clause_problem(counts, lam_abs, costs, complement=self.rule == "and"), **options)
             return fit.columns, [fit]
         if self.rule == "m_of_n":
-            self._require_bytes(checklist_bytes(rows.sum(), context.n_attributes), "the packed distinct rows of "
-                                f"both classes, up to {rows.sum()} x {context.n_attributes} cells")
+            n_lps = self._checklist_threads(rows.sum(), context.n_attributes)
+            self._require_bytes(checklist_bytes(rows.sum(), context.n_attributes, n_lps), "the packed distinct "
+                                f"rows of both classes, up to {rows.sum()} x {context.n_attributes} cells")
             fit = learn_checklist(ChecklistRows.from_multisets(counts.class_rows(0), counts.class_rows(1)), lam_abs,
-                                  **self._checklist_options(weights))
+                                  n_jobs=n_lps, **self._checklist_options(weights))
             return (fit.columns, fit.m), [fit]
         self._require_rows(rows.sum(), context.n_attributes, "the distinct rows of both classes")
         if self._column_generation():
@@ -376,6 +378,16 @@ class LPRuleClassifier(RuleClassifier):
             return fit.terms, fit.fits
         fit = learn_m_of_n(Xb, y, lam_abs, sample_weight=sw, **self._checklist_options(weights))
         return (fit.columns, fit.m), [fit]
+
+    def _checklist_threads(self, n_rows: int, n_attributes: int) -> int:
+        """The m-of-n LPs solved at once: one per core and m, fewer when their working arrays
+        would not fit the fit's memory limit together (one always runs)."""
+        n_lps = thread_count(min(int(self.max_m), n_attributes))
+        budget = getattr(self, "_budget", None)
+        room = float("inf") if budget is None else budget.limit - budget.held
+        while n_lps > 1 and checklist_bytes(n_rows, n_attributes, n_lps) > room:
+            n_lps -= 1
+        return n_lps
 
     def _checklist_options(self, weights) -> dict:
         return {"max_m": int(self.max_m), "weights": weights, "rounding": self.rounding,

@@ -71,12 +71,13 @@ SPLIT_GROUPS = 500
 _TOL = 1e-7
 
 
-def checklist_bytes(n_rows: float, n_attributes: int) -> float:
-    """Bytes the m-of-n learner needs for ``n_rows`` distinct rows of ``n_attributes`` literals:
-    the packed rows (one bit per cell), some 12 float or index vectors over the rows (weights,
-    products, sides, sort orders) and one unpacked block (:data:`BLOCK_CELLS` bytes, with its
-    float products). The explicit rows' LP is estimated separately when it is built."""
-    return float(n_rows) * (math.ceil(n_attributes / 8) + 100) + 3.0 * min(BLOCK_CELLS, n_rows * n_attributes)
+def checklist_bytes(n_rows: float, n_attributes: int, n_lps: int = 1) -> float:
+    """Bytes the m-of-n learner needs for ``n_rows`` distinct rows of ``n_attributes`` literals
+    with ``n_lps`` LPs solved at once: the packed rows (one bit per cell, shared), per LP some
+    12 float or index vectors over the rows (weights, products, sides, sort orders) and one
+    unpacked block (:data:`BLOCK_CELLS` bytes, with its float products). The explicit rows' LP
+    is estimated separately when it is built."""
+    return float(n_rows) * (math.ceil(n_attributes / 8) + 100 * n_lps) + 3.0 * min(BLOCK_CELLS, n_rows * n_attributes)
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,7 @@ from logicrules.lp.sampling import solve_with_row_sampling
 from logicrules.lp.rule_choice import best_gain, choose_rule
 from logicrules.lp.screening import greedy_cover, solve_with_screening, threshold_rules
 from logicrules.lp.solvers import LPResult, solve_problem
+from logicrules.threads import map_in_threads, thread_count
 from logicrules.validation import as_boolean_matrix, as_boolean_target, check_count, check_seed
 
 __all__ = ["ClauseFit", "RuleSetFit", "MofNFit", "learn_or_rule", "learn_and_rule", "learn_dnf", "learn_cnf",
@@ -340,11 +341,14 @@ def learn_m_of_n(A, y, lam: float, *, max_m: int = 3, weights=None, rounding: st
 
 def learn_checklist(rows: ChecklistRows, lam: float, *, max_m: int = 3, weights=None, rounding: str = "threshold",
                     time_limit: float | None = None, max_terms: int | None = None, row_sampling=None,
-                    random_state=None) -> MofNFit:
+                    random_state=None, n_jobs: int | None = None) -> MofNFit:
     """:func:`learn_m_of_n` on distinct weighted packed rows (:class:`~logicrules.lp.mofn_rows.ChecklistRows`).
 
     ``row_sampling``: None, "auto" (10% when there are more than 5000 distinct rows) or a
-    fraction in (0, 1]; the LPs' optimum does not depend on it.
+    fraction in (0, 1]; the LPs' optimum does not depend on it. The LPs of the m's are
+    independent and run side by side in ``n_jobs`` threads (None: one per available core, at
+    most one per m; :mod:`logicrules.threads`); each m draws its samples from its own generator
+    (spawned from ``random_state``), so the result does not depend on ``n_jobs``.
 
     Examples
     --------
@@ -360,9 +364,15 @@ def learn_checklist(rows: ChecklistRows, lam: float, *, max_m: int = 3, weights=
     fraction = _sampling_fraction(row_sampling, rows.n_rows)
     rng = np.random.default_rng(check_seed(random_state))
     start = time.perf_counter()
-    fits = {m: solve_threshold_lp(rows, m, lam, c_pos, c_neg, integral=rounding == "exact", time_limit=time_limit,
-                                  row_sampling=None if fraction == 1 else fraction, rng=rng)
-            for m in range(1, min(max_m, rows.n_attributes) + 1)}
+    ms = list(range(1, min(max_m, rows.n_attributes) + 1))
+
+    def solve(m: int, generator: np.random.Generator):
+        return solve_threshold_lp(rows, m, lam, c_pos, c_neg, integral=rounding == "exact", time_limit=time_limit,
+                                  row_sampling=None if fraction == 1 else fraction, rng=generator)
+
+    # one generator per m, so that the samples do not depend on the order the LPs run in
+    solved = map_in_threads(solve, ms, rng.spawn(len(ms)), threads=thread_count(len(ms), n_jobs))
+    fits = dict(zip(ms, solved))
     objective, columns, m = best_checklist(rows, {m: fit.w for m, fit in fits.items()}, lam, c_pos, c_neg, max_terms)
     return MofNFit(columns=columns, m=m, objective=objective, seconds=time.perf_counter() - start,
                    lp_objectives={m: fit.objective for m, fit in fits.items()},

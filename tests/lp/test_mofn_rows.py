@@ -192,3 +192,53 @@ def test_the_plain_lp_is_refused_by_the_memory_limit_before_it_is_built():
     y = X[:, 0] | X[:, 1]
     with pytest.raises(MemoryLimitError, match="m-of-n LP.*use row_sampling"):
         LPRuleClassifier(rule="m_of_n", binarizer="passthrough", memory_limit="20MB").fit(X, y)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.sampled_from([None, 0.3]))
+def test_the_m_lps_in_threads_give_the_serial_result(seed, fraction):
+    """The LPs of the m's run side by side (one thread per m) or one after another: the same
+    samples, w, objectives and checklist."""
+    from logicrules.lp.rules import learn_checklist
+
+    _, A, y, sw, _, lam, c_pos, c_neg = _instance(seed)
+    if not y.any() or y.all():
+        return
+    rows = ChecklistRows.from_dense(A, y, sw)
+    serial = learn_checklist(rows, lam, weights=(c_pos, c_neg), row_sampling=fraction, random_state=seed,
+                             n_jobs=1)
+    threaded = learn_checklist(rows, lam, weights=(c_pos, c_neg), row_sampling=fraction, random_state=seed,
+                               n_jobs=3)
+    assert threaded.lp_objectives == serial.lp_objectives
+    assert (threaded.columns.tolist(), threaded.m, threaded.objective) == (serial.columns.tolist(), serial.m,
+                                                                          serial.objective)
+
+
+def test_threads_of_a_fit_see_its_memory_limit():
+    """The m's LPs run in threads, each checked against the fit's memory_limit as in the
+    fit's own thread: the model of the plain LP is refused there too."""
+    from logicrules.memory import MemoryBudget, MemoryLimitError
+    from logicrules.lp.rules import learn_checklist
+
+    rng = np.random.default_rng(1)
+    A = rng.random((4000, 40)) < 0.5
+    rows = ChecklistRows.from_dense(A, A[:, 0] | A[:, 1])
+    with MemoryBudget("5MB").active(), pytest.raises(MemoryLimitError, match="m-of-n LP"):
+        learn_checklist(rows, 1.0, n_jobs=3)
+
+
+def test_the_estimator_runs_fewer_lps_at_once_under_a_small_memory_limit(monkeypatch):
+    """One m-of-n LP per core and m, fewer when their working arrays would not fit together."""
+    import logicrules.lp.estimator as estimator_module
+    from logicrules.lp.mofn_rows import checklist_bytes
+    from logicrules.memory import MemoryBudget
+
+    monkeypatch.setattr(estimator_module, "thread_count", lambda n_tasks, n_jobs=None: min(n_tasks, 8))
+    model = LPRuleClassifier(rule="m_of_n", max_m=3)
+    assert model._checklist_threads(10**6, 200) == 3
+    model._budget = MemoryBudget(checklist_bytes(10**6, 200, 2) + 1)
+    assert model._checklist_threads(10**6, 200) == 2
+    model._budget = MemoryBudget(checklist_bytes(10**6, 200, 1))
+    assert model._checklist_threads(10**6, 200) == 1
+    model._budget = MemoryBudget(1000)   # too small even for one: the fit's own check refuses it
+    assert model._checklist_threads(10**6, 200) == 1
