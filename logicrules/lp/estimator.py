@@ -129,9 +129,9 @@ class LPRuleClassifier(RuleClassifier):
         matters: they are scaled so that the larger is 1.
     max_m : int, default 3
         For ``rule="m_of_n"``: largest threshold m tried by the LP. The LPs of m = 1, ...,
-        ``max_m`` are independent and are solved side by side, one thread per available core
-        (fewer when their working arrays would not fit ``memory_limit`` together); the result
-        does not depend on the number of threads.
+        ``max_m`` are independent: with ``row_sampling`` they are solved side by side, one
+        thread per available core (fewer when their working arrays would not fit
+        ``memory_limit`` together); the result does not depend on the number of threads.
     time_limit : float, optional
         Seconds per LP/IP solve. An LP that hits it raises ``SolverError``; an integer program
         stopped with an incumbent warns (``SolverWarning``) and uses it. With ``method="cg"``:

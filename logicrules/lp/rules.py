@@ -345,10 +345,11 @@ def learn_checklist(rows: ChecklistRows, lam: float, *, max_m: int = 3, weights=
     """:func:`learn_m_of_n` on distinct weighted packed rows (:class:`~logicrules.lp.mofn_rows.ChecklistRows`).
 
     ``row_sampling``: None, "auto" (10% when there are more than 5000 distinct rows) or a
-    fraction in (0, 1]; the LPs' optimum does not depend on it. The LPs of the m's are
-    independent and run side by side in ``n_jobs`` threads (None: one per available core, at
-    most one per m; :mod:`logicrules.threads`); each m draws its samples from its own generator
-    (spawned from ``random_state``), so the result does not depend on ``n_jobs``.
+    fraction in (0, 1]; the LPs' optimum does not depend on it. With row sampling the LPs of
+    the m's (small relaxations over row groups) run side by side in ``n_jobs`` threads (None:
+    one per available core, at most one per m; :mod:`logicrules.threads`); without it, one
+    after another (each LP's model has a constraint per row). Each m draws its samples from its
+    own generator (spawned from ``random_state``), so the result does not depend on ``n_jobs``.
 
     Examples
     --------
@@ -370,8 +371,11 @@ def learn_checklist(rows: ChecklistRows, lam: float, *, max_m: int = 3, weights=
         return solve_threshold_lp(rows, m, lam, c_pos, c_neg, integral=rounding == "exact", time_limit=time_limit,
                                   row_sampling=None if fraction == 1 else fraction, rng=generator)
 
-    # one generator per m, so that the samples do not depend on the order the LPs run in
-    solved = map_in_threads(solve, ms, rng.spawn(len(ms)), threads=thread_count(len(ms), n_jobs))
+    # one generator per m, so that the samples do not depend on the order the LPs run in; without
+    # sampling each LP has one constraint per row, and their models are built one at a time so
+    # that each is checked against memory_limit alone
+    sampled = fraction not in (None, 1)
+    solved = map_in_threads(solve, ms, rng.spawn(len(ms)), threads=thread_count(len(ms), n_jobs) if sampled else 1)
     fits = dict(zip(ms, solved))
     objective, columns, m = best_checklist(rows, {m: fit.w for m, fit in fits.items()}, lam, c_pos, c_neg, max_terms)
     return MofNFit(columns=columns, m=m, objective=objective, seconds=time.perf_counter() - start,

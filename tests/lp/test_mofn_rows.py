@@ -214,17 +214,25 @@ def test_the_m_lps_in_threads_give_the_serial_result(seed, fraction):
                                                                           serial.objective)
 
 
-def test_threads_of_a_fit_see_its_memory_limit():
-    """The m's LPs run in threads, each checked against the fit's memory_limit as in the
-    fit's own thread: the model of the plain LP is refused there too."""
+def test_threads_of_a_fit_see_its_memory_limit(monkeypatch):
+    """With row sampling the m's LPs run in threads, each checked against the fit's
+    memory_limit as in the fit's own thread (the sample's LP is refused there too); without
+    sampling they run one after another."""
+    import logicrules.lp.rules as rules_module
     from logicrules.memory import MemoryBudget, MemoryLimitError
     from logicrules.lp.rules import learn_checklist
 
+    seen = []
+    real = rules_module.map_in_threads
+    monkeypatch.setattr(rules_module, "map_in_threads",
+                        lambda *args, threads: seen.append(threads) or real(*args, threads=threads))
     rng = np.random.default_rng(1)
-    A = rng.random((4000, 40)) < 0.5
+    A = rng.random((12000, 40)) < 0.5
     rows = ChecklistRows.from_dense(A, A[:, 0] | A[:, 1])
-    with MemoryBudget("5MB").active(), pytest.raises(MemoryLimitError, match="m-of-n LP"):
-        learn_checklist(rows, 1.0, n_jobs=3)
+    with MemoryBudget("2MB").active(), pytest.raises(MemoryLimitError, match="m-of-n LP"):
+        learn_checklist(rows, 1.0, n_jobs=3, row_sampling=0.3)
+    learn_checklist(rows.take(np.arange(300)), 1.0, n_jobs=3)
+    assert seen == [3, 1]
 
 
 def test_the_estimator_runs_fewer_lps_at_once_under_a_small_memory_limit(monkeypatch):
