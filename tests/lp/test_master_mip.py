@@ -103,3 +103,31 @@ def test_scipy_milp_without_highspy(monkeypatch):
         limited = solve_master_mip(pool, node_limit=1)
         assert limited.status in STATUSES and limited.objective >= mip.objective - 1e-7
     assert "highs-milp" in solvers
+
+
+def _milp_optimum(pool):
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    c, A_ub, b_ub, K, p = master._matrices(pool)
+    res = milp(c, constraints=LinearConstraint(A_ub, -np.inf, b_ub), integrality=np.r_[np.ones(K), np.zeros(p)],
+               bounds=Bounds(0, 1))
+    assert res.status == 0
+    return res.fun
+
+
+@pytest.mark.parametrize("seed, m, k, from_rounding", [(2, 6, 2, False), (11, 6, 2, False), (17, 6, 2, False),
+                                                       (56, 7, 3, True)])
+def test_an_answer_of_highs_that_contradicts_itself_is_not_trusted(seed, m, k, from_rounding):
+    """Pools on which HiGHS 1.16, handed the start, says "optimal" while the columns it returns
+    cost more than the objective it reports (the empty start: 31 against 21, 10.5 against 6,
+    18.5 against 17; the rounding: a bound of 9.7 below the returned 10): the answer is
+    solved again without the start, and "optimal" comes only with the true optimum."""
+    pool, *_ = _pool(seed, m=m, k=k)
+    start = round_master(pool, solve_master_lp(pool).w) if from_rounding else np.zeros(len(pool), dtype=bool)
+    x, bound, status, _ = solve_mip_highs(master._matrices(pool), pool.cover, start, None, None)
+    best = _milp_optimum(pool)
+    value = pool.integer_objective(x > 0.5)
+    assert value <= pool.integer_objective(start) + 1e-9
+    if status == "optimal":
+        assert value == pytest.approx(best, abs=1e-7) and bound == pytest.approx(best, abs=1e-6)
+    assert solve_master_mip(pool).objective == pytest.approx(best, abs=1e-7)
