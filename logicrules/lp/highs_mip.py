@@ -77,7 +77,7 @@ def solve_mip_highs(matrices: tuple, cover, start: np.ndarray, node_limit: int |
 
     HiGHS's answer is checked: when the columns it returns cost more than the objective it
     reports (seen with HiGHS 1.16 after ``setSolution``: "optimal" at a worse rule set than the
-    optimum), the model is solved again without the start and the better of that answer and
+    optimum), the model is solved again without the start and the best of the two answers and
     the start is kept, ``"optimal"`` only when that second answer is consistent (else
     ``"node_limit"``, unproved, without a bound).
 
@@ -96,10 +96,10 @@ def solve_mip_highs(matrices: tuple, cover, start: np.ndarray, node_limit: int |
     if x is not None and _cost(c, cover, x, K) > reported + tolerance:
         # HiGHS (seen in 1.16 after setSolution) can return columns that cost more than the
         # objective it reports: its claim is not trusted; solved again without the start, the
-        # better of that answer and the start is kept, proved only if that answer is consistent
+        # best of both answers and the start is kept, proved only if the second is consistent
         x2, bound2, status2, reported2 = _run_mip(matrices, cover, None, node_limit, time_limit)
         consistent = x2 is not None and _cost(c, cover, x2, K) <= reported2 + tolerance
-        candidates = [v for v in (x2, start.astype(np.float64)) if v is not None]
+        candidates = [v for v in (x, x2, start.astype(np.float64)) if v is not None]
         x = min(candidates, key=lambda v: _cost(c, cover, v, K))
         if consistent and _cost(c, cover, x, K) <= reported2 + tolerance:
             bound, status = bound2, status2
