@@ -131,3 +131,34 @@ def test_an_answer_of_highs_that_contradicts_itself_is_not_trusted(seed, m, k, f
     if status == "optimal":
         assert value == pytest.approx(best, abs=1e-7) and bound == pytest.approx(best, abs=1e-6)
     assert solve_master_mip(pool).objective == pytest.approx(best, abs=1e-7)
+
+
+@pytest.mark.parametrize("second_consistent", [True, False])
+def test_an_inconsistent_first_answer_is_solved_again(monkeypatch, second_consistent):
+    """The guard itself, whatever HiGHS version runs: a first answer whose columns cost more than
+    the objective it reports is solved again without the start; the best of both answers and
+    the start is kept, proved "optimal" only by a consistent second answer."""
+    from logicrules.lp import highs_mip
+
+    pool, *_ = _pool(3, m=7, k=3)
+    start = round_master(pool, solve_master_lp(pool).w)
+    matrices = master._matrices(pool)
+    true_run = highs_mip._run_mip
+    calls = []
+
+    def run(matrices, cover, start_, node_limit, time_limit):
+        calls.append(start_ is None)
+        x, bound, status, reported = true_run(matrices, cover, start_, node_limit, time_limit)
+        if len(calls) == 1:   # first: HiGHS's bug, the start returned at a lower "optimal" objective
+            return start.astype(np.float64), reported - 5.0, "optimal", reported - 5.0
+        return x, bound, status, reported if second_consistent else reported - 1.0
+
+    monkeypatch.setattr(highs_mip, "_run_mip", run)
+    x, bound, status, _ = solve_mip_highs(matrices, pool.cover, start, None, None)
+    best = _milp_optimum(pool)
+    assert calls == [False, True]
+    assert pool.integer_objective(x > 0.5) == pytest.approx(best, abs=1e-7)
+    if second_consistent:
+        assert status == "optimal" and bound == pytest.approx(best, abs=1e-6)
+    else:
+        assert status == "node_limit" and bound is None
