@@ -38,8 +38,13 @@ class _BinarizerTransform(TransformerMixin):
     ``conditions_`` evaluated on new data, as a dense boolean matrix, packed bits in chunks, or a
     :class:`~logicrules.fca.context.FormalContext`."""
 
-    def _evaluate(self, data: pd.DataFrame, conditions: list[Condition]) -> np.ndarray:
-        """Boolean matrix (n, len(conditions)): one whole-column comparison per column and op."""
+    def _evaluate(self, data: pd.DataFrame, conditions: list[Condition],
+                  check_missing: bool = False) -> np.ndarray:
+        """Boolean matrix (n, len(conditions)): one whole-column comparison per column and op.
+
+        With ``check_missing``, a missing value in any column is refused first under
+        ``missing="error"``. A categorical column is read once: its category codes give its
+        missing rows too."""
         out = np.zeros((data.shape[0], len(conditions)), dtype=bool)
         by_column: dict[str, dict[str, tuple[list[Any], list[int]]]] = {}
         for position, condition in enumerate(conditions):
@@ -48,16 +53,23 @@ class _BinarizerTransform(TransformerMixin):
             )
             values.append(condition.value)
             positions.append(position)
-        for column, ops in by_column.items():
+        read: dict[Any, tuple[np.ndarray, Any]] = {}  # column -> (missing, codes or numbers)
+        for column in data.columns if check_missing else by_column:
             series = data[column]
-            kind = self.column_kinds_[column]
-            missing = series.isna().to_numpy()
-            if kind == "categorical":
+            ops = by_column.get(column, {})
+            if self.column_kinds_[column] == "categorical" and ops:
                 seen = [v for op in ("==", "!=") if op in ops for v in ops[op][0]]
                 categories = pd.Index(list(dict.fromkeys(seen)), dtype=object, tupleize_cols=False)
-                codes = _category_codes(series, categories, missing)
-            elif set(ops) != {"is missing"}:  # an all-missing column may only have an indicator
-                numbers = _column_to_float(series, column)
+                codes, missing = _category_codes(series, categories)
+                read[column] = missing, (categories, codes)
+            else:
+                read[column] = series.isna().to_numpy(), None
+        if check_missing and self.missing == "error":
+            self._check_missing(data, np.column_stack([read[c][0] for c in data.columns]))
+        for column, ops in by_column.items():
+            missing, coded = read[column]
+            if coded is None and set(ops) != {"is missing"}:  # an all-missing column may only have an indicator
+                numbers = _column_to_float(data[column], column)
                 self._check_finite(numbers, column)
             for op, (values, positions) in ops.items():
                 if op == "is missing":
@@ -67,6 +79,7 @@ class _BinarizerTransform(TransformerMixin):
                 elif op in _COMPARE:
                     block = _COMPARE[op](numbers[:, None], np.asarray(values, dtype=np.float64))
                 else:
+                    categories, codes = coded
                     wanted = categories.get_indexer(
                         pd.Index(values, dtype=object, tupleize_cols=False)
                     )
@@ -79,8 +92,7 @@ class _BinarizerTransform(TransformerMixin):
     def _transform_array(self, X: Any) -> np.ndarray:
         check_is_fitted(self, "conditions_")
         data = self._as_frame(X, reset=False)
-        self._check_missing(data, data.isna().to_numpy())
-        return self._evaluate(data, self.conditions_)
+        return self._evaluate(data, self.conditions_, check_missing=True)
 
     def transform(self, X: Any) -> np.ndarray:
         """Evaluate every fitted attribute on X.
@@ -162,8 +174,7 @@ class _BinarizerTransform(TransformerMixin):
         for start in range(0, n, rows):
             if numeric is None:
                 chunk = data.iloc[start:start + rows]
-                self._check_missing(chunk, chunk.isna().to_numpy())
-                bits = bitset.pack_columns(self._evaluate(chunk, self.conditions_))
+                bits = bitset.pack_columns(self._evaluate(chunk, self.conditions_, check_missing=True))
             else:
                 bits = bitset.pack(self._evaluate_numeric(source, slice(start, start + rows), numeric))
             out[:, start // 64:start // 64 + bits.shape[1]] = bits

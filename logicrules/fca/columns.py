@@ -59,13 +59,20 @@ def _column_kind(series: pd.Series, column: str) -> str:
     )
 
 
+def _python_scalars(values: Any) -> list[Any]:
+    """The values as Python objects (a NumPy scalar becomes its Python value)."""
+    return [v.item() if isinstance(v, np.generic) else v for v in values]
+
+
 def _sorted_categories(series: pd.Series, column: str) -> list[Any]:
-    """Observed non-missing categories in a stable sorted order."""
+    """Observed non-missing categories in a stable sorted order (a category dtype's own order)."""
+    distinct = _distinct_values(series)
+    if distinct is not None:
+        rows, values = distinct
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            return _python_scalars(values[np.unique(rows[rows >= 0])])
+        return sorted(_python_scalars(values))  # strings alone
     present = series[~series.isna()]
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        observed = set(present.cat.codes.to_numpy().tolist())
-        categories = series.cat.categories.tolist()
-        return [cat for code, cat in enumerate(categories) if code in observed]
     try:
         values = pd.unique(present.astype(object).to_numpy())
     except TypeError as error:
@@ -73,7 +80,7 @@ def _sorted_categories(series: pd.Series, column: str) -> list[Any]:
             f"column {column!r}: categorical values must be hashable (strings, numbers, bools): "
             f"{error}"
         ) from None
-    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    values = _python_scalars(values)
     try:
         return sorted(values)
     except TypeError:
@@ -98,8 +105,30 @@ def _category_text(value: Any) -> str:
     return text
 
 
-def _category_codes(series: pd.Series, categories: pd.Index, missing: np.ndarray) -> np.ndarray:
-    """Position in ``categories`` of every value of ``series`` (-1: missing or unseen).
+def _distinct_values(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
+    """Each row's position among the column's distinct values (-1: missing), and those values.
+
+    Only where equality between values is plain: a category column, a string dtype, or an
+    object column holding strings alone. Elsewhere (``None``) hash-equal values of different
+    types (``1``, ``1.0``, ``True``) would merge, so such columns are compared row by row.
+    Matching the few distinct values instead of every row is what makes wide categorical
+    tables cheap to binarize.
+    """
+    dtype = series.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        codes = series.cat.codes.to_numpy().astype(np.intp)
+        return codes, pd.Index(series.cat.categories.astype(object), dtype=object, tupleize_cols=False)
+    plain = pd.api.types.is_string_dtype(dtype) and dtype != object
+    if not plain and not (dtype == object and pd.api.types.infer_dtype(series, skipna=True) == "string"):
+        return None
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    return codes.astype(np.intp, copy=False), pd.Index(np.asarray(uniques, dtype=object), dtype=object,
+                                                        tupleize_cols=False)
+
+
+def _category_codes(series: pd.Series, categories: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+    """Position in ``categories`` of every value of ``series`` (-1: missing or unseen), and the
+    missing rows.
 
     A value is first matched exactly; a value with no exact match is matched by its text
     (:func:`_category_text`) to the one category that reads the same, so a column read as
@@ -107,7 +136,18 @@ def _category_codes(series: pd.Series, categories: pd.Index, missing: np.ndarray
     Texts that several fitted categories share (``"1"`` and ``1`` both seen at fit) match
     nothing beyond their exact values.
     """
+    distinct = _distinct_values(series)
+    if distinct is not None:
+        rows, values = distinct
+        per_value = _matched_codes(values, categories, np.zeros(len(values), dtype=bool))
+        return np.append(per_value, -1)[rows], rows < 0  # row -1 (missing) -> -1
+    missing = series.isna().to_numpy()
     values = pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
+    return _matched_codes(values, categories, missing), missing
+
+
+def _matched_codes(values: pd.Index, categories: pd.Index, missing: np.ndarray) -> np.ndarray:
+    """Positions of ``values`` in ``categories``: exact match first, then by text."""
     codes = categories.get_indexer(values)
     unmatched = (codes < 0) & ~missing
     if unmatched.any():

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+from logicrules.fca.columns import _distinct_values
 
 __all__ = ["row_keys", "signatures", "exact_duplicates", "exact_classes"]
 
@@ -138,8 +139,13 @@ def _category_signatures(series: pd.Series, missing, ops, keys, counts, hashes) 
     """Sizes and signatures of ``x == v`` / ``x != v`` from one grouping of the rows."""
     seen = [v for op in ("==", "!=") if op in ops for v in ops[op][0]]
     categories = pd.Index(list(dict.fromkeys(seen)), dtype=object, tupleize_cols=False)
-    codes = categories.get_indexer(pd.Index(series.astype(object).tolist(), dtype=object,
-                                            tupleize_cols=False))
+    distinct = _distinct_values(series)
+    if distinct is None:
+        codes = categories.get_indexer(pd.Index(series.astype(object).tolist(), dtype=object,
+                                                tupleize_cols=False))
+    else:
+        rows, values = distinct
+        codes = np.append(categories.get_indexer(values), -1)[rows]  # row -1 (missing) -> -1
     valid = codes >= 0
     size = len(categories)
     count_eq = np.bincount(codes[valid], minlength=size).astype(np.int64)
