@@ -162,3 +162,30 @@ def test_an_inconsistent_first_answer_is_solved_again(monkeypatch, second_consis
         assert status == "optimal" and bound == pytest.approx(best, abs=1e-6)
     else:
         assert status == "node_limit" and bound is None
+
+
+@pytest.mark.parametrize("node_limit", [None, 1])
+def test_a_node_limit_keeps_the_search_light(monkeypatch, node_limit):
+    """Under a node limit: no presolve, restart, RINS, RENS or root reduced-cost heuristic, and a
+    cut pool of 100 rows; without one only presolve is off (HiGHS's defaults elsewhere)."""
+    from logicrules.lp import highs_mip
+
+    models = []
+    true_new = highs_mip._new_highs
+    monkeypatch.setattr(highs_mip, "_new_highs", lambda: models.append(true_new()) or models[-1])
+    pool, *_ = _pool(4, m=7, k=3)
+    start = round_master(pool, solve_master_lp(pool).w)
+    solve_mip_highs(master._matrices(pool), pool.cover, start, node_limit, None)
+    (h,) = models
+
+    def value(name):  # highspy 1.16 answers (status, value), older versions the value
+        answer = h.getOptionValue(name)
+        return answer[1] if isinstance(answer, tuple) else answer
+
+    assert value("presolve") == "off"
+    light = node_limit is not None
+    assert value("mip_pool_soft_limit") == (100 if light else 10000)
+    for option in highs_mip._LIGHT_SEARCH_OFF:
+        assert value(option) is (not light), option
+    if light:
+        assert value("mip_max_nodes") == node_limit
