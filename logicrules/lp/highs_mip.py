@@ -19,7 +19,7 @@ __all__ = ["solve_mip_highs"]
 _BANNER_SHOWN = False
 #: HiGHS options switched off under a node limit (:func:`solve_mip_highs`).
 _LIGHT_SEARCH_OFF = ("mip_allow_restart", "mip_heuristic_run_rins", "mip_heuristic_run_rens",
-                     "mip_heuristic_run_root_reduced_cost")
+                     "mip_heuristic_run_root_reduced_cost", "mip_detect_symmetry")
 #: HiGHS's ``mip_pool_soft_limit`` under a node limit: the cut pool's rows age out sooner.
 _LIGHT_CUT_POOL = 100
 
@@ -75,10 +75,10 @@ def solve_mip_highs(matrices: tuple, cover, start: np.ndarray, node_limit: int |
     reproducible; ``time_limit`` (seconds, wall clock) is only a safety net. Under a node limit
     the search is kept light: no restart, and none of the sub-MIP heuristics RINS, RENS and
     root reduced cost, whose work dominates a short search (on a sonar fold's pool of 657
-    columns they took the root node from 0.2 s to 1.5 s of CPU), and the cut pool's soft limit is
-    100 rows instead of 10000: on the 140 pools of the 14 benchmark datasets' folds the root
-    nodes then took 10.4 s of CPU in all instead of 12.8 s, every one ending at the same
-    objective.
+    columns they took the root node from 0.2 s to 1.5 s of CPU); no symmetry detection, and a
+    cut pool soft limit of 100 rows instead of 10000. On the 140 pools of the 14 benchmark
+    datasets' folds (``benchmarks/master_mip_options.py``) those two cut the root nodes' CPU
+    from 13.7 s to 11.1 s in all, every pool ending at the same objective.
 
     HiGHS's presolve is off. With it, HiGHS 1.16 can map the start into the presolved model at an
     objective that is not the start's ("MIP start solution is feasible in the reduced space:

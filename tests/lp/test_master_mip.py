@@ -166,8 +166,9 @@ def test_an_inconsistent_first_answer_is_solved_again(monkeypatch, second_consis
 
 @pytest.mark.parametrize("node_limit", [None, 1])
 def test_a_node_limit_keeps_the_search_light(monkeypatch, node_limit):
-    """Under a node limit: no presolve, restart, RINS, RENS or root reduced-cost heuristic, and a
-    cut pool of 100 rows; without one only presolve is off (HiGHS's defaults elsewhere)."""
+    """Under a node limit: no presolve, restart, RINS, RENS, root reduced-cost heuristic or
+    symmetry detection, and a cut pool of 100 rows; without one only presolve is off (HiGHS's
+    defaults elsewhere)."""
     from logicrules.lp import highs_mip
 
     models = []
