@@ -106,8 +106,9 @@ def make_learner(name: str):
         return "binary", OptimalPremiseClassifier(binarizer="passthrough", max_size=3)
     if name == "ideal":
         return "numeric", IdealDNFClassifier(random_state=0)
-    if name == "lp-cg":  # a rule set by column generation: the master on a driver-held set of patterns
-        return "numeric", LPRuleClassifier(rule="dnf", method="cg", random_state=0)
+    if name == "lp-cg":  # a rule set by column generation: the master on a driver-held set of patterns,
+        # its first rows a 10% sample in memory as on dask (where "auto" is the default)
+        return "numeric", LPRuleClassifier(rule="dnf", method="cg", row_sampling="auto", random_state=0)
     if name == "lp-mofn":  # an m-of-n checklist by row generation over per-group sums
         return "binary", LPRuleClassifier(rule="m_of_n", binarizer="passthrough", random_state=0)
     if name == "lp-dnf":  # a rule set by sequential covering

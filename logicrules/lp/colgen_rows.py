@@ -111,16 +111,6 @@ def rule_set_problem_from_counts(counts: Counts, lam: float, *, weights=None, bu
                           None if budget is None else float(budget), literal_cost)
 
 
-def _on_rows(pool: ConjunctionPool, rows: np.ndarray, weights: np.ndarray | None = None) -> ConjunctionPool:
-    """The pool's columns over some of its problem's positive rows (``weights``: their costs)."""
-    P = pool.problem
-    out = ConjunctionPool(RuleSetProblem(P.A_pos[rows], P.pos_weight[rows] if weights is None else weights,
-                                         P.A_neg, P.neg_weight, P.lam, P.budget, P.literal_cost))
-    out.terms, out._index = pool.terms, pool._index  # read only: the columns are the pool's
-    out.cover, out.neg_cost, out.sizes = pool.cover[rows], pool.neg_cost, pool.sizes
-    return out
-
-
 def merge_cover_rows(pool: ConjunctionPool, lp: MasterLP | None = None) -> tuple[ConjunctionPool, MasterLP | None]:
     """The pool over its positive rows merged by cover pattern, and the LP solution mapped onto it.
 
@@ -129,17 +119,12 @@ def merge_cover_rows(pool: ConjunctionPool, lp: MasterLP | None = None) -> tuple
     original rows summed over each group prices every pool column alike. Returns the merged
     pool (same columns, same order) and ``lp`` with its duals summed per group.
     """
-    p = pool.cover.shape[0]
-    if p <= 1 or len(pool) == 0:
+    if len(pool) == 0:
         return pool, lp
-    groups = _row_groups(pool.cover)
-    if groups is None:
-        return pool, lp
-    first, inverse, _ = groups
-    merged = _on_rows(pool, first, np.bincount(inverse, weights=pool.problem.pos_weight, minlength=first.size))
-    if lp is None:
-        return merged, None
-    mu = np.bincount(inverse, weights=lp.mu, minlength=first.size)
+    merged, inverse = pool.merged_rows()
+    if inverse is None or lp is None:
+        return merged, lp
+    mu = np.bincount(inverse, weights=lp.mu, minlength=merged.cover.shape[0])
     xi = np.maximum(0.0, 1.0 - matvec(merged.cover, lp.w))
     return merged, MasterLP(lp.objective, lp.w, xi, mu, lp.nu, lp.solver)
 
@@ -172,12 +157,12 @@ def _master_on_rows(pool: ConjunctionPool, active: np.ndarray, solver: str) -> t
     costs = pool.problem.pos_weight[rows]
     groups = _row_groups(pool.cover[rows]) if rows.size > 1 else None
     if groups is None:
-        lp = solve_master_lp(_on_rows(pool, rows), solver=solver)
+        lp = solve_master_lp(pool.on_rows(rows), solver=solver)
         shared = lp.mu
     else:  # equal constraints merged; a group's dual goes back to its rows by filling them in turn
         first, inverse, _ = groups
         group_costs = np.bincount(inverse, weights=costs, minlength=first.size)
-        lp = solve_master_lp(_on_rows(pool, rows[first], group_costs), solver=solver)
+        lp = solve_master_lp(pool.on_rows(rows[first], group_costs), solver=solver)
         shared = _fill_groups(lp.mu, inverse, costs)
     mu = np.zeros(pool.cover.shape[0])
     mu[rows] = shared

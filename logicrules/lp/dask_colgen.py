@@ -71,7 +71,7 @@ from logicrules.lp.dask_passes import (ClauseRows, SampleRows, Sums, Totals, _co
                                        row_keys, run_pass)
 from logicrules.lp.dask_pricing import Negatives, price, price_beam
 from logicrules.lp.data import distinct_rows_bytes
-from logicrules.lp.master import ConjunctionPool, RuleSetProblem, conjunction_extents, solve_master_mip
+from logicrules.lp.master import ConjunctionPool, MasterLP, RuleSetProblem, conjunction_extents, solve_master_mip
 from logicrules.lp.model import matvec
 from logicrules.lp.solvers import SolverWarning, model_bytes
 
@@ -233,6 +233,27 @@ class _Pool(ConjunctionPool):
         return pool
 
 
+def _lp_on_patterns(lp: MasterLP, pool: ConjunctionPool, patterns: RowMultiset,
+                    merged: ConjunctionPool) -> MasterLP | None:
+    """The master LP over S mapped onto every positive row merged by cover pattern, so that the
+    integer master needs no LP over all rows (at a million rows, hundreds of thousands of
+    patterns: more than the memory limit allows).
+
+    S's duals, 0 on the rows outside S, are feasible for the master over every row and the
+    pool's columns (a column's reduced cost reads the rows of positive dual alone, and every
+    row of S is a positive row), of dual value ``lp.objective``: summed per pattern they are a
+    dual of the merged rows, so the integer master's reduced-cost fixing and lower bound stay
+    valid. None when a row of S has no pattern (then the LP is solved over the patterns)."""
+    if len(pool) == 0 or lp.mu.size != pool.cover.shape[0]:
+        return None
+    group = lookup(_packed_keys(patterns.packed), row_keys(pool.cover))
+    if (group < 0).any():
+        return None
+    mu = np.bincount(group, weights=lp.mu, minlength=patterns.n_rows)
+    xi = np.maximum(0.0, 1.0 - matvec(merged.cover, lp.w))
+    return MasterLP(lp.objective, lp.w, xi, mu, lp.nu, lp.solver)
+
+
 def _reduced(rows: RowMultiset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """S as dense rows, their weights and sorted keys."""
     dense = rows.to_dense()
@@ -368,7 +389,8 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     patterns = cover["rows"] if cover.get("rows") is not None else RowMultiset.from_dense(np.zeros((0, len(pool)), bool))
     no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (patterns.n_rows, m))  # a view: the MIP reads the cover
     merged = pool.on(no_rows, c_pos * patterns.weights.astype(np.float64), cover=patterns.to_dense())
-    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, node_limit=mip_node_limit)
+    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, node_limit=mip_node_limit,
+                           lp=_lp_on_patterns(lp, pool, patterns, merged))
     run = ColumnGeneration(pool, lp, iterations, lp.objective if certified else -np.inf, certified, pricing_seconds,
                            history)
     terms = [np.array(pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]

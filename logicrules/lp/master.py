@@ -267,6 +267,32 @@ class ConjunctionPool:
         pool.sizes = self.sizes[columns]
         return pool
 
+    def on_rows(self, rows: np.ndarray, weights: np.ndarray | None = None) -> ConjunctionPool:
+        """The pool's columns over some of its problem's positive rows (``weights``: their costs;
+        default their own). The result shares the pool's terms: read it, do not grow it."""
+        P = self.problem
+        out = ConjunctionPool(RuleSetProblem(P.A_pos[rows], P.pos_weight[rows] if weights is None else weights,
+                                             P.A_neg, P.neg_weight, P.lam, P.budget, P.literal_cost))
+        out.terms, out._index = self.terms, self._index
+        out.cover, out.neg_cost, out.sizes = self.cover[rows], self.neg_cost, self.sizes
+        return out
+
+    def merged_rows(self) -> tuple[ConjunctionPool, np.ndarray | None]:
+        """The pool over its positive rows merged by cover pattern, and each row's group (None
+        when the rows are distinct: the pool itself).
+
+        Rows with equal cover over every pool column are equal constraints of the master (LP or
+        integer): merged into one of their summed cost, the program has the same optimum and
+        the same value at every choice of columns."""
+        if self.cover.shape[0] <= 1:
+            return self, None
+        groups = _row_groups(self.cover)
+        if groups is None:
+            return self, None
+        first, inverse, _ = groups
+        weights = np.bincount(inverse, weights=self.problem.pos_weight, minlength=first.size)
+        return self.on_rows(first, weights), inverse
+
     def costs(self) -> np.ndarray:
         """Objective coefficients ``c_k = sum_Z v_i a_ik + lam (1 + |k|)`` (plus the literal
         costs ``e_j`` of its literals) of the pool's columns."""
@@ -470,7 +496,10 @@ def solve_master_mip(pool: ConjunctionPool, solver: str = "highs", time_limit: f
     keep = np.flatnonzero((lp.objective + pool.reduced_costs(lp.mu, lp.nu) <= upper + P.tolerance()) | rounded)
     if keep.size == 0:  # no column can beat the empty rule set
         return MasterMIP(rounded, upper, upper, 0.0, "optimal", solver, time.perf_counter() - start)
-    x, bound, status, name = _solve_mip(pool.subset(keep), solver, time_limit, node_limit, rounded[keep])
+    # the integer program over the kept columns, its rows merged by their cover over those columns
+    # (rows no kept column tells apart are one constraint): the same program, often far smaller
+    kept, _ = pool.subset(keep).merged_rows()
+    x, bound, status, name = _solve_mip(kept, solver, time_limit, node_limit, rounded[keep])
     chosen = rounded
     if x is not None:
         chosen = np.zeros(K, dtype=bool)

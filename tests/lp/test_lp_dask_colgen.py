@@ -305,3 +305,36 @@ def test_the_masters_patterns_stay_below_max_patterns():
     assert capped.history[-1]["rows_short"] > 0 and len(capped.terms) > 0
     assert roomy.certified and roomy.lp_bound == free.lp_bound
     assert [tuple(t) for t in roomy.terms] == [tuple(t) for t in free.terms]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_integer_master_reads_the_lp_over_s_mapped_onto_the_patterns(seed, monkeypatch):
+    """The last step hands the integer master S's LP mapped onto every positive row's pattern
+    (no LP over all rows): its duals are feasible there (reduced costs >= 0, each pattern's dual
+    at most its cost), its value a lower bound, and the exact integer master from it reaches the
+    optimum found without it."""
+    import logicrules.lp.dask_colgen as dask_colgen
+    from logicrules.lp.master import solve_master_mip as solve
+
+    seen = []
+
+    def spy(pool, *, lp=None, **kwargs):
+        seen.append((pool, lp))
+        return solve(pool, lp=lp, **kwargs)
+
+    monkeypatch.setattr(dask_colgen, "solve_master_mip", spy)
+    X, y = _random_case(seed, 400, 6)
+    counts = DaskCounts(da.from_array(X.to_numpy().astype(np.int8), chunks=(100, 6)),
+                        da.from_array(np.asarray(y), chunks=100))
+    with dask.config.set(scheduler="synchronous"):
+        learn_rule_set_cg_on_partitions(counts, 0.01, row_sampling=0.1, seed=seed, max_size=2 + seed % 2)
+    ((pool, lp),) = seen
+    assert lp is not None and lp.mu.shape == (pool.cover.shape[0],)
+    tol = 1e-7 * max(1.0, pool.problem.pos_weight.sum())
+    assert (pool.reduced_costs(lp.mu, lp.nu) >= -tol).all()
+    assert (lp.mu <= pool.problem.pos_weight + tol).all() and (lp.mu >= -tol).all()
+    exact = solve(pool, node_limit=None, time_limit=None)
+    mapped = solve(pool, lp=lp, node_limit=None, time_limit=None)
+    assert exact.status == mapped.status == "optimal"
+    assert mapped.objective == pytest.approx(exact.objective, abs=tol)
+    assert lp.objective <= exact.objective + tol

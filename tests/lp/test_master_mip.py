@@ -190,3 +190,26 @@ def test_a_node_limit_keeps_the_search_light(monkeypatch, node_limit):
         assert value(option) is (not light), option
     if light:
         assert value("mip_max_nodes") == node_limit
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_the_integer_program_merges_rows_the_kept_columns_do_not_tell_apart(seed, monkeypatch):
+    """After reduced-cost fixing the integer program has one constraint per cover pattern over the
+    kept columns (of the patterns' summed cost): fewer rows, the same optimum as SciPy's milp
+    over every row and column, and merged_rows maps each row to a pattern of its own cover."""
+    pool, *_ = _pool(seed, m=6, k=2, n_terms=6)
+    programs = []
+    true_solve = master._solve_mip
+    monkeypatch.setattr(master, "_solve_mip", lambda sub, *a: programs.append(sub) or true_solve(sub, *a))
+    mip = solve_master_mip(pool, node_limit=None)
+    assert mip.objective == pytest.approx(_milp_optimum(pool), abs=1e-7)
+    for sub in programs:  # distinct rows carrying all of the rows' cost
+        assert len({tuple(r) for r in sub.cover.tolist()}) == sub.cover.shape[0]
+        assert sub.problem.pos_weight.sum() == pytest.approx(pool.problem.pos_weight.sum())
+    merged, group = pool.merged_rows()
+    if group is not None:
+        np.testing.assert_array_equal(merged.cover[group], pool.cover)
+        np.testing.assert_allclose(np.bincount(group, weights=pool.problem.pos_weight), merged.problem.pos_weight)
+        assert merged.cover.shape[0] == len({tuple(r) for r in pool.cover.tolist()}) < pool.cover.shape[0]
+        chosen = np.random.default_rng(seed).random(len(pool)) < 0.5
+        assert merged.integer_objective(chosen) == pytest.approx(pool.integer_objective(chosen))
