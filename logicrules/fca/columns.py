@@ -126,31 +126,32 @@ def _distinct_values(series: pd.Series) -> tuple[np.ndarray, pd.Index] | None:
                                                         tupleize_cols=False)
 
 
-def _category_codes(series: pd.Series, categories: pd.Index) -> tuple[np.ndarray, np.ndarray]:
+def _category_codes(series: pd.Series, categories: pd.Index,
+                    by_text: bool = True) -> tuple[np.ndarray, np.ndarray]:
     """Position in ``categories`` of every value of ``series`` (-1: missing or unseen), and the
     missing rows.
 
-    A value is first matched exactly; a value with no exact match is matched by its text
-    (:func:`_category_text`) to the one category that reads the same, so a column read as
-    strings at fit ("1", "2", "?") and as numbers at transform (1, 2) keeps its categories.
-    Texts that several fitted categories share (``"1"`` and ``1`` both seen at fit) match
-    nothing beyond their exact values.
+    A value is first matched exactly; with ``by_text``, a value with no exact match is matched
+    by its text (:func:`_category_text`) to the one category that reads the same, so a column
+    read as strings at fit ("1", "2", "?") and as numbers at transform (1, 2) keeps its
+    categories. Texts that several fitted categories share (``"1"`` and ``1`` both seen at fit)
+    match nothing beyond their exact values.
     """
     distinct = _distinct_values(series)
     if distinct is not None:
         rows, values = distinct
-        per_value = _matched_codes(values, categories, np.zeros(len(values), dtype=bool))
+        per_value = _matched_codes(values, categories, np.zeros(len(values), dtype=bool), by_text)
         return np.append(per_value, -1)[rows], rows < 0  # row -1 (missing) -> -1
     missing = series.isna().to_numpy()
     values = pd.Index(series.astype(object).tolist(), dtype=object, tupleize_cols=False)
-    return _matched_codes(values, categories, missing), missing
+    return _matched_codes(values, categories, missing, by_text), missing
 
 
-def _matched_codes(values: pd.Index, categories: pd.Index, missing: np.ndarray) -> np.ndarray:
-    """Positions of ``values`` in ``categories``: exact match first, then by text."""
+def _matched_codes(values: pd.Index, categories: pd.Index, missing: np.ndarray, by_text: bool) -> np.ndarray:
+    """Positions of ``values`` in ``categories``: exact match first, then (``by_text``) by text."""
     codes = categories.get_indexer(values)
     unmatched = (codes < 0) & ~missing
-    if unmatched.any():
+    if by_text and unmatched.any():
         texts = pd.Series([_category_text(c) for c in categories], dtype=object)
         unique = texts[~texts.duplicated(keep=False)]
         by_text = dict(zip(unique.tolist(), unique.index.tolist()))

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from logicrules.fca.columns import _distinct_values
+from logicrules.fca.columns import _category_codes
 
 __all__ = ["row_keys", "signatures", "exact_duplicates", "exact_classes"]
 
@@ -139,13 +139,7 @@ def _category_signatures(series: pd.Series, missing, ops, keys, counts, hashes) 
     """Sizes and signatures of ``x == v`` / ``x != v`` from one grouping of the rows."""
     seen = [v for op in ("==", "!=") if op in ops for v in ops[op][0]]
     categories = pd.Index(list(dict.fromkeys(seen)), dtype=object, tupleize_cols=False)
-    distinct = _distinct_values(series)
-    if distinct is None:
-        codes = categories.get_indexer(pd.Index(series.astype(object).tolist(), dtype=object,
-                                                tupleize_cols=False))
-    else:
-        rows, values = distinct
-        codes = np.append(categories.get_indexer(values), -1)[rows]  # row -1 (missing) -> -1
+    codes, _ = _category_codes(series, categories, by_text=False)
     valid = codes >= 0
     size = len(categories)
     count_eq = np.bincount(codes[valid], minlength=size).astype(np.int64)

@@ -430,8 +430,9 @@ def solve_master_lp(pool: ConjunctionPool, solver: str = "highs", time_limit: fl
         return _pulp_master(pool, integral=False, time_limit=time_limit)[0]
     c, A_ub, b_ub, K, p = _matrices(pool)
     require_model_memory(A_ub.nnz, A_ub.shape[0], A_ub.shape[1], "the master LP over the conjunction pool")
-    # no presolve (see the docstring)
-    options = {"presolve": False} if time_limit is None else {"presolve": False, "time_limit": float(time_limit)}
+    options = {"presolve": False}  # see the docstring
+    if time_limit is not None:
+        options["time_limit"] = float(time_limit)
     res = optimize.linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=(0, None), method="highs", options=options)
     if res.status != 0 or res.x is None:
         raise SolverError(f"the master LP stopped without an optimum (scipy linprog status {res.status}: "

@@ -206,10 +206,13 @@ def test_the_integer_program_merges_rows_the_kept_columns_do_not_tell_apart(seed
     for sub in programs:  # distinct rows carrying all of the rows' cost
         assert len({tuple(r) for r in sub.cover.tolist()}) == sub.cover.shape[0]
         assert sub.problem.pos_weight.sum() == pytest.approx(pool.problem.pos_weight.sum())
+    distinct = len({tuple(r) for r in pool.cover.tolist()})
     merged, group = pool.merged_rows()
-    if group is not None:
-        np.testing.assert_array_equal(merged.cover[group], pool.cover)
-        np.testing.assert_allclose(np.bincount(group, weights=pool.problem.pos_weight), merged.problem.pos_weight)
-        assert merged.cover.shape[0] == len({tuple(r) for r in pool.cover.tolist()}) < pool.cover.shape[0]
-        chosen = np.random.default_rng(seed).random(len(pool)) < 0.5
-        assert merged.integer_objective(chosen) == pytest.approx(pool.integer_objective(chosen))
+    if group is None:  # distinct rows: the pool itself
+        assert merged is pool and distinct == pool.cover.shape[0]
+        return
+    np.testing.assert_array_equal(merged.cover[group], pool.cover)
+    np.testing.assert_allclose(np.bincount(group, weights=pool.problem.pos_weight), merged.problem.pos_weight)
+    assert merged.cover.shape[0] == distinct < pool.cover.shape[0]
+    chosen = np.random.default_rng(seed).random(len(pool)) < 0.5
+    assert merged.integer_objective(chosen) == pytest.approx(pool.integer_objective(chosen))
