@@ -130,9 +130,9 @@ def _passes(monkeypatch):
     seen = []
     run = stats.run_pass
 
-    def counted(X, jobs, verbose, what, weights=None, also=()):
+    def counted(X, jobs, verbose, what, weights=None, also=(), keep=None):
         seen.append(what)
-        return run(X, jobs, verbose, what, weights, also)
+        return run(X, jobs, verbose, what, weights, also, keep)
 
     monkeypatch.setattr(stats, "run_pass", counted)
     return seen

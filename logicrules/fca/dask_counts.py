@@ -336,6 +336,12 @@ class DaskCounts(Counts):
         else True when a ``distributed`` Client runs the passes (the bits are spread over its
         workers) and False with a local scheduler (the bits of every partition would all be
         held by this process).
+    sketches : Sketches, optional
+        The partitions' sketches kept by the binarizer's radix pass
+        (:class:`~logicrules.fca.dask_sketch.SketchKeeper`): with ``persist``, and when they cover
+        every attribute of ``binarizer`` (:meth:`~logicrules.fca.dask_sketch.Sketches.plan`), the
+        first pass packs the blocks from them instead of producing the partitions, then lets go
+        of them. Not with ``rows`` or ``reweight``.
 
     Notes
     -----
@@ -353,7 +359,7 @@ class DaskCounts(Counts):
                  n_classes: int = 2, attributes: Sequence[str] | None = None,
                  rows: Callable[[int, int], np.ndarray] | None = None, verbose: int = 0,
                  validation: RowSplit | None = None, reweight: Callable | None = None,
-                 persist: bool | None = None) -> None:
+                 persist: bool | None = None, sketches: Any = None) -> None:
         if attributes is None:
             if binarizer is not None:
                 attributes = [c.name for c in binarizer.conditions_]
@@ -378,6 +384,7 @@ class DaskCounts(Counts):
         self._followers: list[tuple[DaskCounts, Callable]] = []
         self._persist = persist
         self._kept: list[Any] | None = None  # the persisted blocks, once computed
+        self._sketches = sketches if rows is None and reweight is None and binarizer is not None else None
 
     @property
     def weighted(self) -> bool:
@@ -388,6 +395,7 @@ class DaskCounts(Counts):
         statistics the in-memory fit counts in rows (``rules_``); its own cache of counts."""
         twin = copy.copy(self)
         twin._count_weights, twin._cache, twin.n_passes, twin._followers, twin._kept = False, {}, 0, [], None
+        twin._sketches = None
         return twin
 
     def release(self) -> None:
@@ -407,12 +415,18 @@ class DaskCounts(Counts):
 
         if self._kept is not None:
             return self._kept
-        binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
-        make = dask.delayed(_make_block, pure=True)
-        tasks = [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
-                      self._validation, self._count_weights, self._reweight)
-                 for number, (part, labels, weights) in enumerate(self._parts)]
-        if _persisting(self._persist):
+        persisting = _persisting(self._persist)
+        sketches, self._sketches = self._sketches, None  # read once: the workers free them once the blocks are kept
+        plan = sketches.plan(self._binarizer) if persisting and sketches is not None else None
+        if plan is not None:
+            tasks = sketches.blocks(plan, self.n_classes, self._validation, self._count_weights)
+        else:
+            binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
+            make = dask.delayed(_make_block, pure=True)
+            tasks = [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
+                          self._validation, self._count_weights, self._reweight)
+                     for number, (part, labels, weights) in enumerate(self._parts)]
+        if persisting:
             kept = dask.persist(*[dask.delayed(_compact, pure=True)(task) for task in tasks])
             expand = dask.delayed(_expand, pure=True)
             self._kept = [expand(block) for block in kept]

@@ -290,7 +290,8 @@ def fit_binarizer(binarizer: Any, X: Any, rows: Callable | None = None, verbose:
 
 
 def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose: int = 0,
-                   weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
+                   weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None,
+                   keep: Any = None) -> list[Any]:
     """Fit several binarizers, each on its own rows, in shared passes over a dask collection.
 
     Each pass produces every partition once and computes every fit's statistics on it, so two
@@ -307,6 +308,10 @@ def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose:
         Computed in the first pass, ``callback(results)`` called before the fits read it (see
         :func:`~logicrules.fca.dask_stats.drive`): e.g. the classes of y, found in the pass of
         the column summaries.
+    keep : SketchKeeper, optional
+        Keep the partitions' sketches made in the pass that gathers the medians' (quantiles')
+        buckets (:mod:`~logicrules.fca.dask_sketch`), so that counts of the fitted binarizers
+        need not produce the partitions again.
 
     Returns
     -------
@@ -336,7 +341,7 @@ def fit_binarizers(jobs: Sequence[tuple[Any, Callable | None]], X: Any, verbose:
         raise ValueError(f"Found array with 0 feature(s) while a minimum of 1 is required by "
                          f"{type(jobs[0][0]).__name__}.")
     fits = [_fit_steps(binarizer, columns, weights is not None) for binarizer, _ in jobs]
-    fitted = drive(fits, [rows for _, rows in jobs], X, verbose, weights, first)
+    fitted = drive(fits, [rows for _, rows in jobs], X, verbose, weights, first, keep)
     for binarizer in fitted:
         binarizer.n_features_in_ = len(columns)
         if hasattr(X, "columns") and all(isinstance(c, str) for c in X.columns):

@@ -66,6 +66,14 @@ class PartitionColumns:
         self.columns = [f"x{j}" for j in range(part.shape[1])] if numeric else list(self._frame.columns)
         self._position = {c: j for j, c in enumerate(self.columns)}
 
+    def subset(self, keep: np.ndarray) -> PartitionColumns:
+        """These rows where ``keep`` (bool mask), read by column on their own (a numpy block's
+        rows copied, then transposed when read: cheaper than indexing every transposed column)."""
+        keep = np.asarray(keep, dtype=bool)
+        if self._array is None:
+            return PartitionColumns(self._frame.iloc[np.flatnonzero(keep)])
+        return PartitionColumns(self._array[keep])
+
     def __len__(self) -> int:
         return int(self._array.shape[0] if self._array is not None else self._frame.shape[0])
 
@@ -141,41 +149,67 @@ class Merged:
 
 
 def _on_partition(jobs: tuple[tuple[Kernel, Callable | None], ...], number: int, part: Any,
-                  weights: Any) -> tuple[Any, ...]:
-    """Every job's kernel on its kept rows of one partition (None for no rows)."""
+                  weights: Any, labels: Any = None, sketch: Callable | None = None) -> tuple[Any, ...]:
+    """Every job's kernel on its kept rows of one partition (None for no rows), the partition
+    read once for all (rows of weight 0 dropped, then each job's ``rows`` among the others);
+    with ``sketch`` also its sketch and the sketch's summary
+    (:func:`~logicrules.fca.dask_sketch.sketch_partition`, with ``labels``)."""
+    part, (labels,), weights = partition_rows(number, part, (labels,), None, weights)
+    whole = PartitionColumns(part)
     out = []
     for kernel, rows in jobs:
-        kept, _, w = partition_rows(number, part, (), rows, weights)
-        out.append(kernel(PartitionColumns(kept), w) if len(kept) else None)
+        columns, w = whole, weights
+        if rows is not None:
+            keep = np.asarray(rows(number, len(whole)), dtype=bool)
+            columns, w = whole.subset(keep), None if weights is None else weights[keep]
+        out.append(kernel(columns, w) if len(columns) else None)
+    if sketch is not None:
+        out.extend(sketch(part, whole, labels, weights))
     return tuple(out)
 
 
 def run_pass(X: Any, jobs: Sequence[tuple[Kernel, Callable | None]], verbose: int, what: str,
-             weights: Any = None, also: Sequence[Any] = ()) -> list[Partials]:
+             weights: Any = None, also: Sequence[Any] = (), keep: tuple[Any, dict] | None = None) -> list[Partials]:
     """One pass: every ``(kernel, rows)`` job on every partition (its kept rows; weights None
     when unweighted), each tree-summed; the partitions are produced once for all jobs.
     ``also``: other delayed objects computed in the same ``compute`` (their results follow the
-    jobs' in the returned list), e.g. a summary of the labels, derived from the same partitions."""
+    jobs' in the returned list), e.g. a summary of the labels, derived from the same partitions.
+    ``keep``: ``(keeper, ranges)``: the same pass also sketches every partition against those
+    key ranges (the keeper's ``kernel``, with its labels), the sketches persisted where they are
+    made and handed to the :class:`~logicrules.fca.dask_sketch.SketchKeeper`."""
     import dask
 
     task = dask.delayed(_on_partition, pure=True)
     pick = dask.delayed(operator.getitem, pure=True)
-    parts = dask_partitions(X, weights)
+    keeper, ranges = keep if keep is not None else (None, None)
+    parts = dask_partitions(X, weights, None if keeper is None else keeper.labels())
     start = time.perf_counter()
-    per_part = [task(tuple(jobs), number, part, w) for number, (part, w) in enumerate(parts)]
+    sketch = None if keeper is None else keeper.kernel(ranges)
+    per_part = [task(tuple(jobs), number, part, w, y, sketch) for number, (part, w, y) in enumerate(parts)]
+    if keeper is not None:  # each partition's results kept where computed: its sketch stays there
+        persisted = dask.persist(*per_part, *also)  # one graph: every partition produced once
+        per_part, also = list(persisted[:len(per_part)]), [*persisted[len(per_part):],
+                                                           tree_sum([pick(p, len(jobs) + 1) for p in persisted])]
+        what += ", partitions sketched"
     sums = [tree_sum([pick(p, i) for p in per_part]) for i in range(len(jobs))]
     totals = dask.compute(*sums, *also)
+    if keeper is not None:
+        keeper.keep([pick(p, len(jobs)) for p in per_part], totals[-1], ranges)
+        totals = totals[:-1]
     pass_line(verbose, f"dask pass: {what} over {len(parts)} partitions", time.perf_counter() - start)
     return [Partials() if total is None else total for total in totals[:len(sums)]] + list(totals[len(sums):])
 
 
 def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose: int = 0,
-          weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None) -> list[Any]:
+          weights: Any = None, first: tuple[Sequence[Any], Callable, str] | None = None,
+          keep: Any = None) -> list[Any]:
     """Run fits that ask for statistics step by step, in lockstep: each pass computes the
     pending step of every fit not finished yet (fit ``i`` on ``rows[i]`` of each partition).
     ``first``: ``(delayed objects, callback, what)``: the objects are computed in the first pass
     (``what`` added to its line) and ``callback(results)`` is called with them before any fit
-    reads that pass (it may raise).
+    reads that pass (it may raise). ``keep``: a
+    :class:`~logicrules.fca.dask_sketch.SketchKeeper`: each pass that gathers buckets of the
+    radix selection also sketches the partitions against every bucket gathered so far.
 
     Returns
     -------
@@ -197,7 +231,9 @@ def drive(fits: Sequence[Step], rows: Sequence[Callable | None], X: Any, verbose
     while pending:
         order = sorted(pending)
         what = ", ".join(dict.fromkeys([*(pending[i][1] for i in order), *([extra] if callback else [])]))
-        totals = run_pass(X, [(pending[i][0], rows[i]) for i in order], verbose, what, weights, also)
+        ranges = None if keep is None else keep.ranges_for([pending[i][0] for i in order])
+        totals = run_pass(X, [(pending[i][0], rows[i]) for i in order], verbose, what, weights, also,
+                          None if ranges is None else (keep, ranges))
         if callback is not None:
             callback(totals[len(order):])
             also, callback = (), None

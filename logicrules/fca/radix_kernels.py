@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["NO_WEIGHTS", "bucket_histogram", "bucket_rows", "column_summary"]
+__all__ = ["NO_WEIGHTS", "bucket_histogram", "bucket_rows", "column_summary", "range_sketch"]
 
 _SIGN = np.uint64(1 << 63)
 _BINS = 1 << 16
@@ -128,3 +128,22 @@ def bucket_histogram(values, weights, weighted_too, prefix, n_bits):  # pragma: 
         if weighted_too:
             weighted[digit] += weights[i]
     return counts, weighted
+
+
+@njit(cache=True, nogil=True)
+def range_sketch(values, above_from, inside_from, above, inside, chosen):  # pragma: no cover - compiled
+    """One read of a column against a range of values, given as the smallest float above it
+    (``above_from``) and its smallest float (``inside_from``; NaN: none, as for a range past
+    every float). Writes ``above[i] = values[i] >= above_from``, ``inside[i] = values[i] >=
+    inside_from`` (bool) and ``chosen[i]`` = ``values[i]`` where above, else ``inf`` (its minimum
+    is the smallest value above the range); returns how many values are NaN or infinite. One
+    loop without branches, which the compiler vectorizes."""
+    odd = 0
+    for i in range(values.size):
+        value = np.float64(values[i])
+        over = value >= above_from
+        above[i] = over
+        inside[i] = value >= inside_from
+        chosen[i] = values[i] if over else np.inf
+        odd += (value - value) != 0.0  # NaN - NaN and inf - inf are NaN
+    return odd

@@ -36,7 +36,12 @@ binarizer, with ``protocol="paper"`` and with ``multiclass="ovr"``), literal cou
 totals (one), all candidate
 histograms, on the split and on the final binarization (one); one more for each shorter rule
 ``max_rule_size`` asks for, and with weights one for the rule statistics counted in rows.
-``verbose=1`` prints one line per pass.
+``verbose=1`` prints one line per pass. When the packed bits are kept on the workers (under a
+``distributed`` Client, see :class:`~logicrules.fca.dask_counts.DaskCounts`' ``persist``), the
+radix pass of the binarizers also keeps a sketch of every partition
+(:mod:`~logicrules.fca.dask_sketch`), and the counts' first pass packs the bits from it: a
+median fit of a numeric table then produces (reads, generates) every partition twice, not three
+times.
 """
 
 from __future__ import annotations
@@ -50,8 +55,9 @@ from logicrules.base import make_binarizer
 from logicrules.dask_fit import (begin_dask_fit, classes_pass, finish_from_counts, fit_one_vs_rest_from_dask,
                                  histogram_rows)
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
-from logicrules.fca.dask_counts import DaskCounts, RowSplit, delayed_parts
+from logicrules.fca.dask_counts import DaskCounts, RowSplit, _persisting, delayed_parts
 from logicrules.fca.dask_scaling import fit_binarizers
+from logicrules.fca.dask_sketch import SketchKeeper
 from logicrules.ideal.binarization import map_features
 from logicrules.ideal.split import split_seed
 
@@ -114,12 +120,13 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
     else:  # the split needs no labels: the classes come with the binarizers' first pass
         split = _validation_split(estimator, None)
 
-    def binarized(*rows):  # fresh binarizers fitted on these rows from distributed statistics, in shared passes
+    def binarized(*rows, keep=None):  # fresh binarizers fitted on these rows from distributed statistics,
+        # in shared passes (``keep``: a SketchKeeper)
         if passthrough:
             return [None] * len(rows)
         first_pass = None if found else (tasks, lambda computed: found.extend(finish(computed)), "classes")
         return fit_binarizers([(clone(make_binarizer(spec, categorical=estimator.categorical)), r) for r in rows],
-                              X, verbose, weights, first_pass)
+                              X, verbose, weights, first_pass, keep)
 
     if found and len(estimator.classes_) > 2 and estimator.multiclass == "ovr":  # one ideal DNF per class
         (final,) = binarized(None)
@@ -131,26 +138,31 @@ def fit_ideal_from_dask(estimator: Any, X: Any, y: Any, sample_weight: Any = Non
         fit_one_vs_rest_from_dask(estimator, target, names, lambda sub, k: _fit_rule(
             sub, X, target == k, weights, final, final, split, bool(first[0] == k), verbose, conditions))
         return estimator
-    stage, final = binarized(split, None)  # the stage's fitted on the training part, applied to every row
+    # the partitions sketched in the radix pass, so that the counts' first pass need not produce them
+    keeper = SketchKeeper(lambda: found[1]) if _persisting(None) else None
+    stage, final = binarized(split, None, keep=keeper)  # the stage's fitted on the training part, applied to every row
     X, target, weights, first = found
     estimator.binarizer_ = stage
     first_positive = len(estimator.classes_) == 2 and estimator.classes_[first[0]] == estimator.pos_label_
     _fit_rule(estimator, X, target, weights, stage, final, split, first_positive if len(estimator.classes_) == 2
-              else first, verbose)
+              else first, verbose, sketches=None if keeper is None else keeper.take())
     return estimator
 
 
 def _fit_rule(estimator: Any, X: Any, target: Any, weights: Any, stage: Any, final: Any, split: Any,
-              first: Any, verbose: int, conditions: dict | None = None) -> None:
+              first: Any, verbose: int, conditions: dict | None = None, sketches: Any = None) -> None:
     """Steps 2-7 from counts: the path on the split (attributes of ``stage``), the chosen rule on
     all rows (attributes of ``final``), its statistics. ``first``: whether the first row is
     positive (two classes), or the class indices in order of appearance (more). ``conditions``:
-    a one-vs-rest copy's literals, the parent's (its own binarizer is None then)."""
+    a one-vs-rest copy's literals, the parent's (its own binarizer is None then). ``sketches``:
+    the partitions' sketches of the binarizers' radix pass (:mod:`~logicrules.fca.dask_sketch`)."""
     K = len(estimator.classes_)
-    both = DaskCounts(X, target, stage, weights, n_classes=2 * K, validation=split, verbose=verbose)  # y + K valid
+    both = DaskCounts(X, target, stage, weights, n_classes=2 * K, validation=split, verbose=verbose,  # y + K valid
+                      sketches=sketches)
     stage_names = list(both.attributes)
     estimator._check_attributes(stage_names)
-    counts = DaskCounts(X, target, final, weights, n_classes=K, verbose=verbose)
+    counts = DaskCounts(X, target, final, weights, n_classes=K, verbose=verbose, sketches=sketches)
+    del sketches  # the counts hold them until their first pass packs the blocks
     # the class totals of both countings and the training part's literal counts in one pass
     both.prefetch([_class_totals, _literal_counts], also=[counts])
     totals = counts.class_totals()
