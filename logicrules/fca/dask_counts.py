@@ -43,7 +43,7 @@ from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock
 from logicrules.fca.row_block import _check_rows
 from logicrules.progress import pass_line
 
-__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "delayed_parts", "partition_rows", "tree_sum"]
+__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "delayed_parts", "expand_block", "partition_rows", "tree_sum"]
 
 
 class RowSplit:
@@ -258,9 +258,10 @@ def _pack_boolean(values: np.ndarray, names: tuple[str, ...], number: int) -> np
 
 def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: int, part: Any,
                 labels: Any, weights: Any, rows: Callable | None, validation: RowSplit | None = None,
-                count_weights: bool = True, reweight: Callable | None = None) -> RowBlock:
+                count_weights: bool = True, reweight: Callable | None = None, compact: bool = False) -> RowBlock:
     """Binarize and pack one partition (its kept rows) into a RowBlock (unweighted when not
-    ``count_weights``: the rows of positive weight, one each)."""
+    ``count_weights``: the rows of positive weight, one each; ``compact``: as it is kept
+    between passes, see :func:`_compact`)."""
     if reweight is not None:
         weights = reweight(number, np.asarray(labels), None if weights is None else np.asarray(weights, np.float64))
     part, (labels,), weights = partition_rows(number, part, (labels,), rows, weights)
@@ -273,28 +274,36 @@ def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: 
     else:
         bits = binarizer.transform_packed(part) if n else np.zeros((len(names), 0), dtype=np.uint64)
     labels, weights = _check_rows(labels, weights, n, n_classes)
-    return RowBlock(bits, n, labels, weights, n_classes)
+    block = RowBlock(bits, n, labels, weights, n_classes)
+    return _compact(block) if compact else block
 
 
 def _compact(block: RowBlock) -> RowBlock:
     """A block as it is kept between passes: its labels in one byte each (up to 256 classes),
-    not eight."""
+    not eight. The task that packs a kept block compacts it too, so that no block with eight
+    bytes a label waits for a task of its own (fast packing runs ahead of it)."""
     if block.n_classes > 256:
         return block
     return dataclasses.replace(block, labels=block.labels.astype(np.uint8))
 
 
-def _expand(block: RowBlock) -> RowBlock:
-    """A kept block as the kernels read it (labels as intp again, for the pass only)."""
+def expand_block(block: RowBlock) -> RowBlock:
+    """A block of :meth:`DaskCounts._block_tasks` as the kernels read it: a kept block's labels
+    as intp again. Called inside the task that reads the block, so that the eight-byte labels
+    live for that task only (a task of its own would keep them until its readers ran, and fast
+    tasks run ahead of their readers)."""
     return dataclasses.replace(block, labels=block.labels.astype(np.intp, copy=False))
 
 
 def _apply(kernel: Callable[[RowBlock], Any], block: RowBlock) -> Any:
-    return kernel(block) if block.n_rows else None
+    return kernel(expand_block(block)) if block.n_rows else None
 
 
 def _apply_each(kernels: tuple[Callable[[RowBlock], Any], ...], block: RowBlock) -> tuple | None:
-    return tuple(kernel(block) for kernel in kernels) if block.n_rows else None
+    if not block.n_rows:
+        return None
+    block = expand_block(block)
+    return tuple(kernel(block) for kernel in kernels)
 
 
 class DaskCounts(Counts):
@@ -410,7 +419,8 @@ class DaskCounts(Counts):
 
     def _block_tasks(self) -> list[Any]:
         """The partitions' delayed RowBlocks: persisted ones (see ``persist``) from the first
-        pass on, computed where they are kept while that pass's kernels wait for them."""
+        pass on, computed where they are kept while that pass's kernels wait for them. A kept
+        block holds its labels in one byte each: readers take it through :func:`expand_block`."""
         import dask
 
         if self._kept is not None:
@@ -419,17 +429,15 @@ class DaskCounts(Counts):
         sketches, self._sketches = self._sketches, None  # read once: the workers free them once the blocks are kept
         plan = sketches.plan(self._binarizer) if persisting and sketches is not None else None
         if plan is not None:
-            tasks = sketches.blocks(plan, self.n_classes, self._validation, self._count_weights)
+            tasks = sketches.blocks(plan, self.n_classes, self._validation, self._count_weights, persisting)
         else:
             binarizer = dask.delayed(self._binarizer)  # one key in the graph, not one copy per task
             make = dask.delayed(_make_block, pure=True)
             tasks = [make(binarizer, self.attributes, self.n_classes, number, part, labels, weights, self._rows,
-                          self._validation, self._count_weights, self._reweight)
+                          self._validation, self._count_weights, self._reweight, persisting)
                      for number, (part, labels, weights) in enumerate(self._parts)]
         if persisting:
-            kept = dask.persist(*[dask.delayed(_compact, pure=True)(task) for task in tasks])
-            expand = dask.delayed(_expand, pure=True)
-            self._kept = [expand(block) for block in kept]
+            self._kept = list(dask.persist(*tasks))
             return self._kept
         return tasks
 
@@ -508,7 +516,7 @@ class DaskCounts(Counts):
         for task in self._block_tasks():
             (block,) = dask.compute(task)
             if block.n_rows:
-                yield block
+                yield expand_block(block)
 
 
 def _persisting(persist: bool | None) -> bool:

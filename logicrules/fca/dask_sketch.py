@@ -74,6 +74,13 @@ class PartitionSketch:
     ones: dict[str, np.ndarray]
     ranges: dict[tuple[str, int, int], tuple[np.ndarray, Any]]
 
+    def __sizeof__(self) -> int:
+        """Bytes held (its arrays): what dask's memory accounting and transfer costs read."""
+        arrays = [self.labels, self.weights, *self.missing.values(), *self.ones.values()]
+        for above, inside in self.ranges.values():
+            arrays += [above, *(inside if isinstance(inside, tuple) else (inside,))]
+        return object.__sizeof__(self) + sum(a.nbytes for a in arrays if a is not None)
+
 
 def _small_labels(labels: np.ndarray) -> np.ndarray:
     """Labels in one byte each when that keeps their values (bool, or integers in 0 .. 255)."""
@@ -199,14 +206,14 @@ class Sketches:
             steps.append((op, column, float(condition.value), (column, *span)))
         return steps
 
-    def blocks(self, plan: list[Step], n_classes: int, validation: Any = None, count_weights: bool = True
-               ) -> list[Any]:
+    def blocks(self, plan: list[Step], n_classes: int, validation: Any = None, count_weights: bool = True,
+               compact: bool = False) -> list[Any]:
         """The partitions' delayed RowBlocks packed from the sketches by :func:`sketch_block`."""
         import dask
 
         make = dask.delayed(sketch_block, pure=True)
         shared = dask.delayed(plan, pure=True, traverse=False)  # one key, not one copy per task
-        return [make(shared, n_classes, number, sketch, validation, count_weights)
+        return [make(shared, n_classes, number, sketch, validation, count_weights, compact)
                 for number, sketch in enumerate(self.parts)]
 
     def _range_of(self, column: str, value: float) -> Range | None:
@@ -221,10 +228,12 @@ class Sketches:
 
 
 def sketch_block(plan: list[Step], n_classes: int, number: int, sketch: PartitionSketch,
-                 validation: Any = None, count_weights: bool = True) -> RowBlock:
+                 validation: Any = None, count_weights: bool = True, compact: bool = False) -> RowBlock:
     """The RowBlock of one partition from its sketch: the attributes of ``plan``
     (:meth:`Sketches.plan`), labels and weights as :class:`~logicrules.fca.dask_counts.DaskCounts`
-    packs them from the partition itself."""
+    packs them from the partition itself (``compact``: as it keeps them between passes)."""
+    from logicrules.fca.dask_counts import _compact
+
     n = sketch.n_rows
     words = bitset.n_words(n)
     bits = np.zeros((len(plan), words), dtype=np.uint64)
@@ -255,7 +264,8 @@ def sketch_block(plan: list[Step], n_classes: int, number: int, sketch: Partitio
         labels = labels + (n_classes // 2) * validation.validation(number, n)
     weights = sketch.weights if count_weights else None
     labels, weights = _check_rows(labels, weights, n, n_classes)
-    return RowBlock(bits, n, labels, weights, n_classes)
+    block = RowBlock(bits, n, labels, weights, n_classes)
+    return _compact(block) if compact else block
 
 
 def _set_rows(words: np.ndarray, rows: np.ndarray, holds: np.ndarray) -> None:

@@ -69,6 +69,11 @@ class RowBlock:
         return cls(bits, int(X.shape[0]), *_check_rows(labels, weights, X.shape[0], n_classes),
                    n_classes=int(n_classes))
 
+    def __sizeof__(self) -> int:
+        """Bytes held (its arrays): what dask's memory accounting and transfer costs read."""
+        arrays = (self.bits, self.labels, self.weights, self.packed_classes)
+        return object.__sizeof__(self) + sum(a.nbytes for a in arrays if a is not None)
+
     @property
     def n_attributes(self) -> int:
         """Number of attributes m."""

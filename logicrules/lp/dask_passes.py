@@ -38,7 +38,7 @@ import numpy as np
 from logicrules.fca import bitset
 from logicrules.fca.count_kernels import _class_totals, _literal_counts
 from logicrules.fca.counts import RowBlock, RowMultiset
-from logicrules.fca.dask_counts import tree_sum
+from logicrules.fca.dask_counts import expand_block, tree_sum
 from logicrules.lp.model import GroupTestingProblem, matvec, rmatvec, row_counts, row_max
 from logicrules.lp.screening import greedy_fill
 from logicrules.progress import pass_line
@@ -379,6 +379,7 @@ class OpenCounts(_Request):
 # ------------------------------------------------------------------------------- the pass
 def _answer(number: int, block: RowBlock, view: ClauseRows, requests: list[_Request]) -> Sums:
     """Every request's answer from one partition (its packed rows), chunk by chunk."""
+    block = expand_block(block)
     accs = [request.begin(number, block) for request in requests]
     n = block.n_rows
     sampled_all = None
