@@ -56,6 +56,7 @@ import numpy as np
 
 from logicrules import memory
 from logicrules.fca.counts import RowMultiset
+from logicrules.lp.clause_warm import WarmClauseLP, warm_available
 from logicrules.lp.dask_passes import (ClauseRows, ExtendDual, OpenCounts, SampleRows, ScanRows, Sums, TermCounts,
                                        Totals, lookup, row_keys, run_pass)
 from logicrules.lp.data import distinct_rows_bytes
@@ -158,15 +159,26 @@ def _greedy(costs: np.ndarray, first_open: np.ndarray, total: float, c_pos: floa
 
 class _Reduced:
     """The reduced problem of the row generation: distinct patterns over the working columns
-    with their exact counts (a RowMultiset), solved by the in-memory solver."""
+    with their exact counts (a RowMultiset), solved by the in-memory solver.
 
-    def __init__(self, rows: RowMultiset | None, columns: np.ndarray) -> None:
+    Its LP (not the integer program) is solved in one live HiGHS model
+    (:class:`~logicrules.lp.clause_warm.WarmClauseLP`, when highspy is installed) carried
+    through the rounds that only add patterns (:meth:`joined`): the new patterns follow the old
+    ones, so the model keeps its variables and a small addition is solved from the last basis
+    instead of from scratch (the third of a sequential cover's reduced LPs at 1e6 rows: 155k
+    patterns, 1.8k of them new)."""
+
+    def __init__(self, rows: RowMultiset | None, columns: np.ndarray, *, after: _Reduced | None = None) -> None:
         self.columns = columns
         if rows is None:
             rows = RowMultiset.from_dense(np.zeros((0, columns.size), dtype=bool))
         dense = rows.to_dense()
         order = _big_endian_order(dense)
-        self.dense, self.weights = dense[order], rows.weights[order].astype(np.float64)
+        dense, weights = dense[order], rows.weights[order].astype(np.float64)
+        self.live = None if after is None else after.live
+        if after is not None:  # after the patterns of ``after``, in their order
+            dense, weights = np.concatenate([after.dense, dense]), np.concatenate([after.weights, weights])
+        self.dense, self.weights = dense, weights
         keys = row_keys(self.dense)
         self.order = np.argsort(keys, kind="stable")
         self.keys = keys[self.order]
@@ -185,6 +197,10 @@ class _Reduced:
         return RowMultiset(rows.packed[new], rows.weights[new], rows.n_attributes)
 
     def joined(self, rows: RowMultiset) -> _Reduced:
+        """This problem with the new patterns ``rows`` (see :meth:`fresh`): after this one's in a
+        live model, else all of them in the in-memory reduced LP's order."""
+        if self.live is not None:
+            return _Reduced(rows, self.columns, after=self)
         mine = RowMultiset.from_dense(self.dense, self.weights.astype(rows.weights.dtype))
         return _Reduced(mine + rows, self.columns)
 
@@ -195,7 +211,19 @@ class _Reduced:
             return np.zeros(self.columns.size), np.zeros(0), None
         J = self.columns
         problem = GroupTestingProblem(self.dense, costs[J], neg_counts[J], lam, c_pos, c_neg, self.weights)
-        result = solve_problem(problem, merge_rows=True, **options)
+        if options["integral"] or options["solver"] != "highs" or not warm_available():
+            result = solve_problem(problem, merge_rows=True, **options)
+            return result.w, result.dual, result
+        start = time.perf_counter()
+        if self.live is None:
+            self.live = WarmClauseLP(problem, options["time_limit"])
+        self.live.problem = problem  # the last model's patterns first: its variables stay valid
+        solved = self.live.solve(np.arange(J.size), None)
+        objective = problem.objective(solved.w)
+        result = LPResult(objective=objective, w=solved.w, xi=np.maximum(0.0, 1.0 - problem.coverage(solved.w)),
+                          dual=solved.dual, status=solved.status, seconds=time.perf_counter() - start,
+                          solver=solved.solver, integral=False, n_columns=problem.n_columns,
+                          n_rows=problem.n_rows, lower_bound=solved.lower_bound)
         return result.w, result.dual, result
 
     def dual_per_row(self, dual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
