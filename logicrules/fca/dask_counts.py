@@ -43,7 +43,8 @@ from logicrules.fca.counts import MAX_TYPE_FEATURES, Counts, RowBlock
 from logicrules.fca.row_block import _check_rows
 from logicrules.progress import pass_line
 
-__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "delayed_parts", "expand_block", "partition_rows", "tree_sum"]
+__all__ = ["DaskCounts", "RowSplit", "dask_partitions", "delayed_parts", "expand_block", "packed_block", "partition_rows",
+           "tree_sum"]
 
 
 class RowSplit:
@@ -265,14 +266,21 @@ def _make_block(binarizer: Any, names: tuple[str, ...], n_classes: int, number: 
     if reweight is not None:
         weights = reweight(number, np.asarray(labels), None if weights is None else np.asarray(weights, np.float64))
     part, (labels,), weights = partition_rows(number, part, (labels,), rows, weights)
-    weights = weights if count_weights else None
     n = len(part)
-    if validation is not None:  # classes label + K (validation row), K the target's classes
-        labels = np.asarray(labels).astype(np.intp) + (n_classes // 2) * validation.validation(number, n)
     if binarizer is None:
         bits = _pack_boolean(np.asarray(part), names, number)
     else:
         bits = binarizer.transform_packed(part) if n else np.zeros((len(names), 0), dtype=np.uint64)
+    return packed_block(bits, n, labels, weights if count_weights else None, n_classes, number, validation, compact)
+
+
+def packed_block(bits: np.ndarray, n: int, labels: Any, weights: np.ndarray | None, n_classes: int, number: int,
+                 validation: RowSplit | None = None, compact: bool = False) -> RowBlock:
+    """The RowBlock of partition ``number``'s packed ``bits`` (its ``n`` kept rows), their labels
+    and weights: with ``validation``, class ``label + K`` for a validation row (``n_classes =
+    2K``); ``compact``: as kept between passes (:func:`_compact`)."""
+    if validation is not None:
+        labels = np.asarray(labels).astype(np.intp) + (n_classes // 2) * validation.validation(number, n)
     labels, weights = _check_rows(labels, weights, n, n_classes)
     block = RowBlock(bits, n, labels, weights, n_classes)
     return _compact(block) if compact else block

@@ -39,7 +39,6 @@ from logicrules.fca.counts import RowBlock
 from logicrules.fca.dask_radix import float_keys, key_floats
 from logicrules.fca.dask_stats import Merged, Partials, PartitionColumns
 from logicrules.fca.radix_kernels import range_sketch
-from logicrules.fca.row_block import _check_rows
 
 __all__ = ["PartitionSketch", "SketchKeeper", "Sketches", "sketch_block", "sketch_partition"]
 
@@ -232,7 +231,7 @@ def sketch_block(plan: list[Step], n_classes: int, number: int, sketch: Partitio
     """The RowBlock of one partition from its sketch: the attributes of ``plan``
     (:meth:`Sketches.plan`), labels and weights as :class:`~logicrules.fca.dask_counts.DaskCounts`
     packs them from the partition itself (``compact``: as it keeps them between passes)."""
-    from logicrules.fca.dask_counts import _compact
+    from logicrules.fca.dask_counts import packed_block
 
     n = sketch.n_rows
     words = bitset.n_words(n)
@@ -260,12 +259,8 @@ def sketch_block(plan: list[Step], n_classes: int, number: int, sketch: Partitio
         else:
             _set_rows(bits[j], inside[0], _COMPARE[op](inside[1], value))
     labels = np.asarray(sketch.labels).astype(np.intp)
-    if validation is not None:  # classes label + K (validation row), as DaskCounts packs them
-        labels = labels + (n_classes // 2) * validation.validation(number, n)
-    weights = sketch.weights if count_weights else None
-    labels, weights = _check_rows(labels, weights, n, n_classes)
-    block = RowBlock(bits, n, labels, weights, n_classes)
-    return _compact(block) if compact else block
+    return packed_block(bits, n, labels, sketch.weights if count_weights else None, n_classes, number, validation,
+                        compact)
 
 
 def _set_rows(words: np.ndarray, rows: np.ndarray, holds: np.ndarray) -> None:

@@ -65,7 +65,7 @@ from logicrules.lp.rule_choice import best_gain, choose_rule
 from logicrules.lp.rules import ClauseFit, RuleSetFit
 from logicrules.lp.screening import (_first_working_set, greedy_cover, repair_dual, solve_with_screening,
                                      threshold_values)
-from logicrules.lp.solvers import LPResult, solve_problem
+from logicrules.lp.solvers import LPResult, lp_result, solve_problem
 
 __all__ = ["DASK_SAMPLE_ROWS", "solve_clause_on_partitions", "learn_rule_set_on_partitions", "sample_fraction"]
 
@@ -219,11 +219,8 @@ class _Reduced:
             self.live = WarmClauseLP(problem, options["time_limit"])
         self.live.problem = problem  # the last model's patterns first: its variables stay valid
         solved = self.live.solve(np.arange(J.size), None)
-        objective = problem.objective(solved.w)
-        result = LPResult(objective=objective, w=solved.w, xi=np.maximum(0.0, 1.0 - problem.coverage(solved.w)),
-                          dual=solved.dual, status=solved.status, seconds=time.perf_counter() - start,
-                          solver=solved.solver, integral=False, n_columns=problem.n_columns,
-                          n_rows=problem.n_rows, lower_bound=solved.lower_bound)
+        result = lp_result(problem, solved.w, solved.dual, solved.status, solved.solver, False, start,
+                           solved.lower_bound)
         return result.w, result.dual, result
 
     def dual_per_row(self, dual: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

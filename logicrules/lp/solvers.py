@@ -23,7 +23,7 @@ from logicrules import memory
 from logicrules.lp.model import GroupTestingProblem, build_problem, row_counts, to_csr
 
 __all__ = ["LPResult", "SolverError", "SolverWarning", "solve_problem", "solve_relaxation", "SOLVERS",
-           "model_bytes", "require_model_memory"]
+           "lp_result", "model_bytes", "require_model_memory"]
 
 #: Names accepted for ``solver``.
 SOLVERS = ("highs", "pulp")
@@ -206,6 +206,15 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
                     dual = (dual / group_costs)[inverse] * problem.row_costs
     else:
         w, dual, status, name = _solve_pulp(problem, integral, time_limit)
+    return lp_result(problem, w, dual, status, name, integral, start)
+
+
+def lp_result(problem: GroupTestingProblem, w: np.ndarray, dual: np.ndarray | None, status: str, solver: str,
+              integral: bool, start: float, lower: float | None = None) -> LPResult:
+    """The :class:`LPResult` of a back end's answer ``w`` / ``dual`` to ``problem``: the weights
+    clipped (rounded when ``integral``), the objective and slacks they give, the lower bound
+    (``lower``, else the dual's value, else the objective when optimal); ``start``: the solve's
+    ``time.perf_counter()``."""
     if integral:
         w = (w > 0.5).astype(np.float64)
         objective = problem.integer_objective(w)
@@ -215,9 +224,10 @@ def solve_problem(problem: GroupTestingProblem, solver: str = "highs", integral:
     xi = np.maximum(0.0, 1.0 - problem.coverage(w))
     if integral:
         xi = (xi > 0.5).astype(np.float64)
-    lower = float(dual.sum()) if dual is not None else (objective if status == "optimal" else None)
+    if lower is None:
+        lower = float(dual.sum()) if dual is not None else (objective if status == "optimal" else None)
     return LPResult(objective=objective, w=w, xi=xi, dual=dual, status=status,
-                    seconds=time.perf_counter() - start, solver=name, integral=integral,
+                    seconds=time.perf_counter() - start, solver=solver, integral=integral,
                     n_columns=problem.n_columns, n_rows=problem.n_rows, lower_bound=lower)
 
 
