@@ -2,60 +2,52 @@
 
 The DNF master LP (:mod:`logicrules.lp.master`) has one covering row per positive row; the
 negative rows enter only through each conjunction's cost, the weight of the negatives it
-holds on, ``L(K)``. So, as for the clause LP (:mod:`logicrules.lp.dask_clause`), the driver
-holds a set S of positive patterns and the partitions answer counts:
+holds on, ``L(K)``. Rows with equal cover over the pool are equal constraints, so the master
+needs only the positive rows merged by their cover pattern (groups), and only the groups that
+bind. The partitions answer counts:
 
-1. **Costs** (one pass): class totals, the negatives' literal counts and Gram matrix: ``L`` of
-   every literal and pair.
-2. **Sample** (one pass): the constraint rows drawn as in the clause LP (the same per-partition
-   seeds), merged into distinct patterns: the first S.
-3. **Master and pricing** (on the driver, and one pass per size above 2 per round that needs
-   it): the master LP over the pool on S (every column at its full cost; S's rows merged by
-   their cover pattern over the pool, as in memory) is a relaxation of the full master; its
-   dual, zero on the rows outside S, is feasible for the full dual. The pricing
-   (:func:`~logicrules.lp.dask_pricing.price`) is exact over every conjunction of at most
-   ``max_size`` (<= 4) literals and the empty one: ``G`` from S on the driver, ``L`` from the
-   Gram matrix for one and two literals, and counted over the partitions for the triples and
-   quadruples whose dual bound can still price out. A cheap beam
-   (:func:`~logicrules.lp.dask_pricing.price_beam`: the best pairs extended a literal at a
-   time, a counting pass per size) is tried first; the exact search runs when it finds no
-   column, and stops at the first size at which some column prices out (no passes for the
-   larger sizes while shorter columns still do). Columns of negative reduced cost join the
-   pool (the ``top_k`` least), and the master is solved again. A round that finds none has
-   searched every size: the proof of step 4.
-4. **Row generation** (one pass per round): when the pricing finds nothing, every partition
-   returns the patterns of S with their weights (so that S carries the full weight of its
-   patterns) and the patterns of its other positive rows that the master's solution leaves
-   short of covered (``a_i w < 1``), at most ``cap`` of them, the most violated (least
-   covered) first (:class:`MostViolated`; ``cap`` is :data:`DASK_CG_ROWS_PER_ROUND`, or fewer
-   when ``memory_limit`` leaves room for fewer: :func:`_rows_per_round`; of those, the driver
-   keeps the most violated that fit with their share of the master LP's model:
-   :func:`_fitting`), so that S grows by a bounded step per round (each new pattern with its
-   full weight) and the fit converges inside the limit. New patterns join S and the loop goes on; when there is none and S already
-   carried the full weights, S's primal is feasible for the full master at the same value: the
-   LP optimum over every conjunction of at most ``max_size`` literals, certified as in memory.
-   S holds at most ``max_patterns`` patterns (:data:`DASK_CG_MAX_PATTERNS` by default): a round
-   adds the most violated that fit, and when S is full while rows are still short of covered,
-   the loop stops as at ``time_limit`` (a :class:`~logicrules.lp.solvers.SolverWarning` says so;
-   the LP bound is then not certified) and the integer master of step 5 runs over every row.
-5. **Integer master** (one pass): every positive row merged by its cover pattern over the pool
-   (a constraint per distinct pattern, of their summed weight), the integer master solved over
-   them (:func:`~logicrules.lp.master.solve_master_mip`), exactly the in-memory integer master
-   over the same pool.
+1. **Costs** (one pass): class totals and literal counts; the negatives' Gram matrix (``L`` of
+   every literal and pair) on the first use of :class:`~logicrules.lp.dask_pricing.Negatives`.
+2. **Sample** (one pass): a row sample of the positives (drawn as in the clause LP, the same
+   per-partition seeds), merged into distinct rows and held by the driver. Column generation on
+   the sample alone (its master, the beam of :func:`~logicrules.lp.dask_pricing.price_beam`,
+   then the search of :func:`~logicrules.lp.dask_pricing.price`, ``L`` exact) gives the first
+   pool, and the first groups: the cover patterns of the sampled rows.
+3. **Master** over the groups (one pass when the pool grew: the groups' rows merged by their
+   pattern over the grown pool, :class:`CoverRows`), and its LP. Its dual ``mu_g`` of a group,
+   spread over the group's rows in proportion to their costs and 0 on the other rows
+   (:class:`~logicrules.lp.dask_gains.GroupDual`), is a dual of the master over every row.
+4. **Pricing.** While it finds columns that improve the master, a cheap one on the sample (the
+   dual of the sampled rows read from their groups, scaled by the sample fraction); its columns
+   (the ``top_k`` least) join the pool unchecked: the next master decides. When it finds none,
+   or its last columns left the master's value unchanged, the exact pricing over every row
+   (:func:`~logicrules.lp.dask_gains.price_counted`: ``G`` of literals and pairs from one pass,
+   triples and quadruples counted where their bounds can still price out), which stops at the
+   first size at which some column prices out.
+5. **Rows** (one pass when the pricing added nothing): the rows outside the groups that the
+   master's solution leaves short of covered, ``a_i w < 1``, merged by pattern; the ``cap``
+   most violated groups (:class:`MostViolated`, at most :data:`DASK_CG_ROWS_PER_ROUND` and what
+   the memory limit leaves room for) join the master, and the loop goes back to 3. When the
+   exact pricing has just found nothing and no row is short, the master's solution is feasible
+   over every row at its value and its dual is feasible for every conjunction of at most
+   ``max_size`` literals: the LP optimum over all of them and every row, certified as in memory.
+6. **Integer master** (one pass): every positive row merged by its cover pattern over the final
+   pool, :func:`~logicrules.lp.master.solve_master_mip`, exactly the in-memory integer master
+   over the same pool, started from the last LP mapped onto those rows
+   (:meth:`_Master.on_every_row`).
 
 The certified LP bound is that of the in-memory fit; the rule set is the integer master's over
-this run's pool, which need not be the in-memory run's pool (the in-memory pricing also tries a
-beam first and keeps other columns), so it may differ from the in-memory rule set. A CNF is the
-DNF of the complemented literals for class 0 (the view of :class:`ClauseRows`). Weights and
-error costs enter as in memory. Driver memory: S (at most the sample plus the patterns row
-generation adds, at most ``cap`` per round and ``max_patterns`` in all), the pricing's gain matrices and candidates
+this run's pool, which need not be the in-memory run's pool (the cheap pricings differ), so it
+may differ from the in-memory rule set. A CNF is the DNF of the complemented literals for class
+0 (the view of :class:`~logicrules.lp.dask_passes.ClauseRows`). Weights and error costs enter as
+in memory. Driver memory: the sample, the master's groups and the integer master's patterns
+(checked against ``memory_limit``), the pricing's ``m x m`` matrices and candidates
 (:mod:`logicrules.lp.dask_pricing`).
 """
 
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -67,30 +59,26 @@ from logicrules.fca.counts import RowMultiset
 from logicrules.lp.colgen import ColumnGeneration, ColumnGenerationFit
 from logicrules.lp.colgen_rows import _master_on_rows
 from logicrules.lp.dask_clause import _class_costs, sample_fraction
-from logicrules.lp.dask_passes import (ClauseRows, SampleRows, Sums, Totals, _collect, _merge, _Request, lookup,
+from logicrules.lp.dask_gains import GroupDual, Positives, price_counted
+from logicrules.lp.dask_passes import (COVER_TOL, ClauseRows, SampleRows, Sums, Totals, _collect, _merge, _Request, lookup,
                                        row_keys, run_pass)
 from logicrules.lp.dask_pricing import Negatives, price, price_beam
 from logicrules.lp.data import distinct_rows_bytes
 from logicrules.lp.master import ConjunctionPool, MasterLP, RuleSetProblem, conjunction_extents, solve_master_mip
 from logicrules.lp.model import matvec
-from logicrules.lp.solvers import SolverWarning, model_bytes
+from logicrules.lp.solvers import model_bytes
+from logicrules.lp.pricing import Pricing
 
 __all__ = ["learn_rule_set_cg_on_partitions", "CoverRows", "MostViolated", "DASK_CG_MAX_SIZE",
-           "DASK_CG_ROWS_PER_ROUND", "DASK_CG_MAX_PATTERNS"]
+           "DASK_CG_ROWS_PER_ROUND"]
 
 #: Longest conjunction the exact pricing on dask data searches.
 DASK_CG_MAX_SIZE = 4
-#: Most new patterns a round of row generation adds to the master (the most violated first);
+#: Most new groups a round of row generation adds to the master (the most violated first);
 #: fewer when the memory limit leaves room for fewer (:func:`_rows_per_round`).
 DASK_CG_ROWS_PER_ROUND = 1 << 14
-#: Most positive patterns the driver's master holds (S): row generation adds the most violated
-#: that fit and stops, uncertified, when S is full and rows are still short of covered. 2**20
-#: patterns of 200 attributes are about 25 MB packed, and the master LP's model a few hundred MB.
-DASK_CG_MAX_PATTERNS = 1 << 20
 #: Terms the cheap beam of every pricing round keeps per size (:func:`~logicrules.lp.dask_pricing.price_beam`).
 BEAM_WIDTH = 10
-#: A row is short of covered when ``a_i w < 1 - _COVER_TOL`` (as in memory).
-_COVER_TOL = 1e-9
 
 
 def _packed_keys(packed: np.ndarray) -> np.ndarray:
@@ -102,8 +90,8 @@ def _packed_keys(packed: np.ndarray) -> np.ndarray:
 
 @dataclass
 class MostViolated:
-    """The ``cap`` most violated of some distinct patterns with their weights: the rows one round
-    of row generation adds, kept bounded while the partitions' answers are summed.
+    """The ``cap`` most violated of some distinct cover patterns with their weights: the groups
+    one round of row generation adds, kept bounded while the partitions' answers are summed.
 
     ``violation`` is ``1 - a_i w`` of each pattern of ``rows`` (a function of the pattern, so
     equal patterns from two partitions agree); the sum merges the patterns (weights added) and
@@ -135,53 +123,54 @@ class MostViolated:
 
 @dataclass
 class CoverRows(_Request):
-    """The constraint rows of a partition against a pool of conjunctions ``terms``.
+    """A partition's constraint rows merged by their cover pattern over a pool of conjunctions
+    ``terms`` (one column per term), with their summed weights (``rows``).
 
-    With ``w`` (the master LP's weights of the terms): the rows whose pattern is one of
-    ``seed_keys`` (``rows``: all of them, merged with their weights) and the ``cap`` most
-    violated of the other rows whose coverage ``a_i w`` is below 1 (``new``: a
-    :class:`MostViolated`, with ``short``, the number of such rows in all). Without ``w``:
-    every row merged by its cover pattern over the terms (one column per term), the integer
-    master's rows.
+    With ``members`` (the sorted keys of the master's groups, patterns over the first ``prefix``
+    terms), only the rows of those groups; with ``w`` (the master LP's weights of the terms)
+    instead, the ``cap`` most violated groups of the other rows whose coverage ``a_i w`` is
+    below 1 (``new``: a :class:`MostViolated`, with ``short``, the number of such rows in all).
+    Without either, every row: the integer master's rows.
     """
 
     terms: list[tuple[int, ...]]
+    prefix: int = 0
+    members: np.ndarray | None = None
     w: np.ndarray | None = None
-    seed_keys: np.ndarray | None = None
     cap: int = DASK_CG_ROWS_PER_ROUND
 
-    what = "rows against the pool"
+    what = "groups of the pool"
 
     def begin(self, number: int, block: Any) -> dict:
-        m = block.n_attributes if self.w is not None else len(self.terms)
-        empty = RowMultiset.from_dense(np.zeros((0, m), dtype=bool))
-        return {"rows": [], "m": m, "new": MostViolated(empty, np.zeros(0), self.cap), "short": 0}
+        empty = RowMultiset.from_dense(np.zeros((0, len(self.terms)), dtype=bool))
+        return {"rows": [], "new": MostViolated(empty, np.zeros(0), self.cap), "short": 0}
 
     def chunk(self, acc: dict, rows: np.ndarray, sampled: np.ndarray | None, weights: np.ndarray | None) -> None:
         cover = conjunction_extents(rows, self.terms)
-        if self.w is None:
+        if self.members is None:
             _collect(acc["rows"], cover, weights)
             return
-        seed = lookup(self.seed_keys, row_keys(rows)) >= 0 if self.seed_keys is not None else np.zeros(len(rows), bool)
-        _collect(acc["rows"], rows[seed], None if weights is None else weights[seed])
-        short = (matvec(cover, self.w) < 1.0 - _COVER_TOL) & ~seed
+        inside = lookup(self.members, row_keys(cover[:, :self.prefix])) >= 0
+        if self.w is None:
+            _collect(acc["rows"], cover[inside], None if weights is None else weights[inside])
+            return
+        short = ~inside & (matvec(cover, self.w) < 1.0 - COVER_TOL)
         if short.any():
             acc["short"] += int(np.count_nonzero(short))
-            new = RowMultiset.from_dense(rows[short], None if weights is None else weights[short])
-            violation = 1.0 - matvec(conjunction_extents(new.to_dense(), self.terms), self.w)
+            new = RowMultiset.from_dense(cover[short], None if weights is None else weights[short])
+            violation = 1.0 - matvec(new.to_dense(), self.w)
             acc["new"] = acc["new"] + MostViolated(new, violation, self.cap).truncated()
 
     def end(self, number: int, acc: dict) -> Sums:
-        out = Sums(rows=_merge(acc["rows"], acc["m"]))
         if self.w is not None:
-            out.update(new=acc["new"], short=acc["short"])
-        return out
+            return Sums(new=acc["new"], short=acc["short"])
+        return Sums(rows=_merge(acc["rows"], len(self.terms)))
 
 
 def _rows_per_round(held_rows: int, m: int) -> int:
-    """New patterns the partitions may send in one round of row generation:
+    """New groups the partitions may send in one round of row generation:
     :data:`DASK_CG_ROWS_PER_ROUND`, or as many as a quarter of what the memory limit leaves
-    beside the master's ``held_rows`` patterns holds, at least 64."""
+    beside the master's ``held_rows`` groups holds, at least 64."""
     budget = memory._ACTIVE.get()
     if budget is None:
         return DASK_CG_ROWS_PER_ROUND
@@ -191,11 +180,11 @@ def _rows_per_round(held_rows: int, m: int) -> int:
 
 
 def _fitting(pool: ConjunctionPool, new: MostViolated, m: int) -> np.ndarray:
-    """The new patterns (their positions, most violated first) that join the master: all of
+    """The new groups (their positions, most violated first) that join the master: all of
     them, or the most violated that fit a third of what the memory limit leaves beside the
-    master's patterns, at least 64. Each pattern of S is counted with its cells and a constraint
-    of its own in the master LP's model (as if no two merged), of ``2 +`` the average number of
-    columns covering S's patterns nonzeros (the pool grows after the rows join)."""
+    master's groups, at least 64. Each group is counted with its cells and a constraint of its
+    own in the master LP's model, of ``2 +`` the average number of columns covering the
+    groups nonzeros (the pool grows after the rows join)."""
     order = np.argsort(-new.violation, kind="stable")
     budget = memory._ACTIVE.get()
     if budget is None or order.size <= 64:
@@ -208,7 +197,7 @@ def _fitting(pool: ConjunctionPool, new: MostViolated, m: int) -> np.ndarray:
 
 
 class _Pool(ConjunctionPool):
-    """A pool over S's rows whose columns' negative costs come from counts
+    """A pool whose columns' negative costs come from counts
     (:class:`~logicrules.lp.dask_pricing.Negatives`)."""
 
     def __init__(self, problem: RuleSetProblem, negatives: Negatives) -> None:
@@ -222,42 +211,90 @@ class _Pool(ConjunctionPool):
             self.neg_cost[-added:] += self.negatives.of(new)
         return added
 
-    def on(self, rows: np.ndarray, weights: np.ndarray, cover: np.ndarray | None = None) -> _Pool:
-        """The same columns over other rows (``cover``: their extents on them, when known)."""
+    def on(self, rows: np.ndarray, weights: np.ndarray, cover: np.ndarray) -> _Pool:
+        """The same columns over other rows, ``cover`` their extents on them."""
         P = self.problem
         pool = _Pool(RuleSetProblem(rows, weights, P.A_neg, P.neg_weight, P.lam, P.budget, P.literal_cost),
                      self.negatives)
         pool.terms, pool._index = list(self.terms), dict(self._index)
-        pool.cover = cover if cover is not None else conjunction_extents(rows, self.terms)
-        pool.neg_cost, pool.sizes = self.neg_cost.copy(), self.sizes.copy()
+        pool.cover, pool.neg_cost, pool.sizes = cover, self.neg_cost.copy(), self.sizes.copy()
         return pool
 
 
-def _lp_on_patterns(lp: MasterLP, pool: ConjunctionPool, patterns: RowMultiset,
-                    merged: ConjunctionPool) -> MasterLP | None:
-    """The master LP over S mapped onto every positive row merged by cover pattern, so that the
-    integer master needs no LP over all rows (at a million rows, hundreds of thousands of
-    patterns: more than the memory limit allows).
+@dataclass
+class _Master:
+    """The master over some groups of positive rows (``patterns``: their cover patterns over
+    the pool's ``terms``, with their weights), the pool over them (``pool``) and its LP."""
 
-    S's duals, 0 on the rows outside S, are feasible for the master over every row and the
-    pool's columns (a column's reduced cost reads the rows of positive dual alone, and every
-    row of S is a positive row), of dual value ``lp.objective``: summed per pattern they are a
-    dual of the merged rows, so the integer master's reduced-cost fixing and lower bound stay
-    valid. None when a row of S has no pattern (then the LP is solved over the patterns)."""
-    if len(pool) == 0 or lp.mu.size != pool.cover.shape[0]:
-        return None
-    group = lookup(_packed_keys(patterns.packed), row_keys(pool.cover))
-    if (group < 0).any():
-        return None
-    mu = np.bincount(group, weights=lp.mu, minlength=patterns.n_rows)
-    xi = np.maximum(0.0, 1.0 - matvec(merged.cover, lp.w))
-    return MasterLP(lp.objective, lp.w, xi, mu, lp.nu, lp.solver)
+    terms: tuple[tuple[int, ...], ...]
+    patterns: RowMultiset
+    pool: _Pool
+    lp: MasterLP
+
+    @classmethod
+    def solve(cls, pool: _Pool, patterns: RowMultiset, c_pos: float, solver: str) -> _Master:
+        terms = tuple(pool.terms)
+        memory.require(distinct_rows_bytes(patterns.n_rows, max(len(terms), 1)),
+                       f"the master's {patterns.n_rows} groups of positive rows over {len(terms)} terms",
+                       "use a larger lam or fewer attributes")
+        m = pool.problem.n_literals
+        no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (patterns.n_rows, m))  # a view: the LP reads the cover
+        over = pool.on(no_rows, c_pos * patterns.weights.astype(np.float64), patterns.to_dense())
+        lp, _, _ = _master_on_rows(over, np.ones(patterns.n_rows, dtype=bool), solver)
+        return cls(terms, patterns, over, lp)
+
+    def keys(self) -> np.ndarray:
+        """The groups' keys, sorted."""
+        return np.sort(_packed_keys(self.patterns.packed))
+
+    def dual(self, scale: float) -> GroupDual:
+        """The LP's dual spread over the groups' rows (:class:`~logicrules.lp.dask_gains.GroupDual`)."""
+        cost = self.pool.problem.pos_weight
+        ratios = np.clip(np.divide(self.lp.mu, cost, out=np.zeros_like(cost), where=cost > 0), 0.0, 1.0)
+        keys = _packed_keys(self.patterns.packed)
+        order = np.argsort(keys, kind="stable")
+        return GroupDual(self.terms, keys[order], ratios[order], scale)
+
+    def on_every_row(self, patterns: RowMultiset, every: _Pool) -> MasterLP:
+        """The LP mapped onto every positive row merged by cover pattern (``patterns``, the pool
+        ``every`` over them), so that the integer master needs no LP over all rows.
+
+        The duals, 0 on the rows outside the groups, are feasible for the master over every row
+        and the pool's columns, of dual value ``lp.objective``: the integer master's
+        reduced-cost fixing and lower bound stay valid."""
+        keys = _packed_keys(patterns.packed)
+        order = np.argsort(keys, kind="stable")
+        at = lookup(keys[order], _packed_keys(self.patterns.packed))
+        if (at < 0).any():
+            raise RuntimeError("a group of the master is not a pattern of the rows: the partitions changed between passes")
+        mu = np.zeros(patterns.n_rows)
+        mu[order[at]] = self.lp.mu
+        xi = np.maximum(0.0, 1.0 - matvec(every.cover, self.lp.w)) if len(every) else np.ones(patterns.n_rows)
+        return MasterLP(self.lp.objective, self.lp.w, xi, mu, self.lp.nu, self.lp.solver)
 
 
-def _reduced(rows: RowMultiset) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """S as dense rows, their weights and sorted keys."""
-    dense = rows.to_dense()
-    return dense, rows.weights.astype(np.float64), np.sort(row_keys(dense))
+def _rows(counts: Any, view: ClauseRows, request: CoverRows, what: str) -> RowMultiset:
+    (answer,) = run_pass(counts, view, [request], what)
+    rows = answer.get("rows")
+    return rows if rows is not None else RowMultiset.from_dense(np.zeros((0, len(request.terms)), dtype=bool))
+
+
+def _cheap_pricing(problem: RuleSetProblem, negatives: Negatives, pool: _Pool, mu: np.ndarray, nu: float, max_size: int,
+                   top_k: int, tol: float) -> Pricing:
+    """The beam, then the search of :func:`~logicrules.lp.dask_pricing.price` when the beam finds
+    no new column, over the sample's rows (of duals ``mu``)."""
+    found = None
+    if max_size >= 3:
+        found = price_beam(problem, negatives, mu, nu, int(max_size), BEAM_WIDTH, tol, int(top_k))
+    if not _new_terms(found, pool, tol):
+        found = price(problem, negatives, mu, nu, int(max_size), int(top_k), tol, first_found=True)
+    return found
+
+
+def _new_terms(found: Pricing | None, pool: _Pool, tol: float) -> list[tuple[int, ...]]:
+    if found is None:
+        return []
+    return [t for t, rc in zip(found.terms, found.reduced_costs) if rc < -tol and t not in pool]
 
 
 def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = False, error_costs=None,
@@ -266,8 +303,8 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
                                     row_sampling: Any = None, seed: int = 0, solver: str = "highs",
                                     time_limit: float | None = None, mip_time_limit: float | None = None,
                                     mip_node_limit: int | None = None,
-                                    max_iterations: int = 100, top_k: int = 50, initial_terms=(),
-                                    max_patterns: int | None = None) -> tuple[ColumnGenerationFit, float]:
+                                    max_iterations: int = 100, top_k: int = 50,
+                                    initial_terms=()) -> tuple[ColumnGenerationFit, float]:
     """A DNF (or CNF) rule set by column generation over the partitions (module notes).
 
     Parameters
@@ -286,28 +323,21 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     literal_cost : callable, optional
         ``literal_cost(lam_abs)``: the extra cost per literal (or None).
     row_sampling : None, "auto" or float
-        The first sample's fraction (:func:`~logicrules.lp.dask_clause.sample_fraction`).
+        The fraction of the sample of the cheap pricing
+        (:func:`~logicrules.lp.dask_clause.sample_fraction`).
     seed : int
         Seeds the sample.
     solver, time_limit, mip_time_limit, mip_node_limit, max_iterations, top_k, initial_terms
         As in :func:`~logicrules.lp.colgen.learn_dnf_cg` (``time_limit`` bounds the loop).
-    max_patterns : int, optional
-        Most positive patterns the driver's master holds (default
-        :data:`DASK_CG_MAX_PATTERNS`; the row sample beyond it is refused with a ``ValueError``).
-        When row generation would need more, the loop stops uncertified with a
-        :class:`~logicrules.lp.solvers.SolverWarning` (module notes, step 4).
 
     Returns
     -------
     ColumnGenerationFit, float
-        The fit (``certified`` when the pricing and the row check proved the LP optimum over
-        all rows) and the literal cost ``lam_abs``.
+        The fit (``certified`` when the exact pricing proved the LP optimum over all rows) and
+        the literal cost ``lam_abs``.
     """
     if isinstance(max_size, bool) or not isinstance(max_size, (int, np.integer)) or not 1 <= max_size <= DASK_CG_MAX_SIZE:
         raise ValueError(f"max_size must be an integer from 1 to {DASK_CG_MAX_SIZE} on dask data, got {max_size!r}")
-    max_patterns = DASK_CG_MAX_PATTERNS if max_patterns is None else max_patterns
-    if isinstance(max_patterns, bool) or not isinstance(max_patterns, (int, np.integer)) or max_patterns < 1:
-        raise ValueError(f"max_patterns must be a positive integer, got {max_patterns!r}")
     start = time.perf_counter()
     firing = 0 if cnf else 1
     (answer,) = run_pass(counts, ClauseRows(firing, cnf), [Totals(other=1 - firing)], "class totals and literal counts")
@@ -321,77 +351,79 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
     m = counts.n_attributes
     extra = None if literal_cost is None else literal_cost(lam_abs)
     empty = np.zeros((0, m), dtype=bool)
-
-    def pool_on(rows, weights, pool=None):
-        problem = RuleSetProblem(rows, c_pos * weights, empty, np.zeros(0), lam_abs, budget, extra)
-        return _Pool(problem, negatives) if pool is None else pool.on(rows, c_pos * weights)
-
     memory.require(distinct_rows_bytes(fraction * int(answer["rows"][firing]) * 1.1 + 64, m),
-                   f"the row sample of the master (about {int(fraction * int(answer['rows'][firing]))} rows x {m} "
-                   "attributes)", "use a smaller row_sampling fraction")
+                   f"the row sample of the cheap pricing (about {int(fraction * int(answer['rows'][firing]))} rows x "
+                   f"{m} attributes)", "use a smaller row_sampling fraction")
     (sample,) = run_pass(counts, view, [SampleRows(counts.n_partitions)], "row sample")
-    rows, weights, keys = _reduced(sample["rows"] if sample.get("rows") is not None else RowMultiset.from_dense(empty))
-    if rows.shape[0] > max_patterns:
-        raise ValueError(f"the row sample of the master holds {rows.shape[0]} distinct positive patterns, more than "
-                         f"max_patterns={max_patterns}: use a smaller row_sampling fraction, fewer attributes or "
-                         "method='covering'")
-    pool = pool_on(rows, weights)
-    pool.add(initial_terms)
+    sampled = sample["rows"] if sample.get("rows") is not None else RowMultiset.from_dense(empty)
+    rows, weights = sampled.to_dense(), sampled.weights.astype(np.float64)
+    on_sample = RuleSetProblem(rows, c_pos * weights / fraction, empty, np.zeros(0), lam_abs, budget, extra)
+    pool = _Pool(RuleSetProblem(empty, np.zeros(0), empty, np.zeros(0), lam_abs, budget, extra), negatives)
     tol = 1e-7 * max(1.0, c_pos * float(totals[firing]))
     history: list[dict] = []
-    full, certified, iterations, pricing_seconds, saturated = False, False, 0, 0.0, False
+    certified, iterations, pricing_seconds = False, 0, 0.0
+    seeded = _Pool(on_sample, negatives)  # the first columns: column generation on the sample alone
+    seeded.add(initial_terms)
     while True:
         iterations += 1
-        lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
-        found = None
-        if rows.shape[0] and max_size >= 3:  # the cheap beam first; the exact search when it finds nothing
-            found = price_beam(pool.problem, negatives, lp.mu, lp.nu, int(max_size), BEAM_WIDTH, tol, int(top_k))
-        if rows.shape[0] and not (found is not None and any(t not in pool for t in found.terms)):
-            found = price(pool.problem, negatives, lp.mu, lp.nu, int(max_size), int(top_k), tol, first_found=True)
-        if found is not None:
-            pricing_seconds += found.seconds
-        new = [] if found is None else [t for t, rc in zip(found.terms, found.reduced_costs) if rc < -tol and t not in pool]
-        grown, short = 0, 0
-        if not new:
-            w = lp.w if len(pool) else np.zeros(0)
-            cap = _rows_per_round(rows.shape[0], m)
-            (scan,) = run_pass(counts, view, [CoverRows(list(pool.terms), w, keys, cap)], "rows against the pool")
-            extra, short = scan["new"], int(scan["short"])
-            fresh = extra.rows.n_rows
-            certified = full and fresh == 0
-            if not certified:
-                kept = _fitting(pool, extra, m)[:max(0, max_patterns - scan["rows"].n_rows)]
-                saturated = kept.size == 0 < fresh  # S is full: no short row can join it
-                kept = np.sort(kept)
-                merged = scan["rows"] + RowMultiset(extra.rows.packed[kept], extra.rows.weights[kept], m)
-                fresh = kept.size
-                memory.require(distinct_rows_bytes(merged.n_rows, m), f"the master's rows ({merged.n_rows} "
-                               f"patterns x {m} attributes)", "use fewer attributes or method='covering'")
-                rows, weights, keys = _reduced(merged)
-                pool, grown, full = pool_on(rows, weights, pool), fresh, True
-        added = pool.add(new)
+        lp, _, _ = _master_on_rows(seeded, np.ones(rows.shape[0], dtype=bool), solver)
+        found = _cheap_pricing(on_sample, negatives, seeded, lp.mu, lp.nu, max_size, top_k, tol) if rows.shape[0] else None
+        added = seeded.add(_new_terms(found, seeded, tol))
+        pricing_seconds += 0.0 if found is None else found.seconds
         history.append({"lp_objective": lp.objective, "least_reduced_cost": None if found is None else found.least,
-                        "added": added, "rows_added": grown, "rows_short": short,
-                        "rows": int(rows.shape[0]),
-                        "source": "exact" if added else "rows"})
-        out_of_time = time_limit is not None and time.perf_counter() - start > time_limit
-        if certified or iterations >= max_iterations or out_of_time or saturated:
+                        "added": added, "rows": int(rows.shape[0]), "rows_added": 0, "rows_short": 0,
+                        "source": "sample rows"})
+        if not added or iterations >= max_iterations:
             break
-    if saturated and not certified:
-        warnings.warn(f"column generation stopped with {rows.shape[0]} positive patterns in the master "
-                      f"(max_patterns={max_patterns}) and {short} rows still short of covered: the LP bound is "
-                      "not certified over all rows; the rule set is the integer master's over this pool and "
-                      "every row. Use fewer attributes, a larger max_patterns or method='covering'",
-                      SolverWarning, stacklevel=2)
-    if not certified:  # stopped by a limit: the LP over the last rows and columns
-        lp, _, _ = _master_on_rows(pool, np.ones(rows.shape[0], dtype=bool), solver)
-    (cover,) = run_pass(counts, view, [CoverRows(list(pool.terms))], "cover patterns of the pool")
-    patterns = cover["rows"] if cover.get("rows") is not None else RowMultiset.from_dense(np.zeros((0, len(pool)), bool))
-    no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (patterns.n_rows, m))  # a view: the MIP reads the cover
-    merged = pool.on(no_rows, c_pos * patterns.weights.astype(np.float64), cover=patterns.to_dense())
+    pool.add(seeded.terms)  # the first groups: every row whose cover pattern is a sampled row's
+    members, prefix = np.unique(row_keys(conjunction_extents(rows, list(pool.terms)))), len(pool)
+    w, patterns, proved, added, source, previous, short = None, None, False, 1, "", np.inf, 0
+    while iterations < max_iterations and not (time_limit is not None and time.perf_counter() - start > time_limit):
+        iterations += 1
+        if not added:  # the most violated groups of the rows the last master leaves short of covered join it
+            (scan,) = run_pass(counts, view, [CoverRows(list(pool.terms), prefix, members, w,
+                                                        _rows_per_round(patterns.n_rows, len(pool)))],
+                               "rows short of covered")
+            violated, short = scan.get("new"), int(scan.get("short", 0))
+            certified = proved and short == 0
+            if violated is not None and violated.rows.n_rows:
+                kept = np.sort(_fitting(master.pool, violated, len(pool)))
+                fresh = RowMultiset(violated.rows.packed[kept], violated.rows.weights[kept], len(pool))
+                patterns = patterns + fresh
+            else:
+                fresh = RowMultiset.from_dense(np.zeros((0, len(pool)), dtype=bool))
+        else:  # the master's groups over the grown pool
+            fresh, short = None, 0
+            patterns = _rows(counts, view, CoverRows(list(pool.terms), prefix, members), CoverRows.what)
+        members, prefix = np.sort(_packed_keys(patterns.packed)), len(pool)
+        if certified:  # the last master is the optimum over every row
+            iterations -= 1
+            break
+        master = _Master.solve(pool, patterns, c_pos, solver)
+        lp, dual, found = master.lp, master.dual(c_pos), None
+        if rows.shape[0] and patterns.n_rows and not (source == "sample" and lp.objective > previous - tol):
+            found, source = _cheap_pricing(on_sample, negatives, pool, dual.of(rows, weights) / fraction, lp.nu,
+                                           max_size, top_k, tol), "sample"
+        if not _new_terms(found, pool, tol):
+            found = price_counted(Positives(counts, view, dual, negatives), negatives, lam_abs, extra, lp.nu,
+                                  int(max_size), int(top_k), tol, first_found=True)
+            source = "exact"
+        pricing_seconds += found.seconds
+        added = pool.add(_new_terms(found, pool, tol))
+        proved, w, previous = source == "exact" and found.complete and not added, lp.w, lp.objective
+        history.append({"lp_objective": lp.objective, "least_reduced_cost": found.least, "added": added,
+                        "rows": int(patterns.n_rows), "rows_added": 0 if fresh is None else int(fresh.n_rows),
+                        "rows_short": short, "source": source})
+    if not certified and (added or not patterns.n_rows):  # stopped by a limit: the master over the last columns
+        if added:
+            patterns = _rows(counts, view, CoverRows(list(pool.terms), prefix, members), CoverRows.what)
+        master = _Master.solve(pool, patterns, c_pos, solver)
+    every = _rows(counts, view, CoverRows(list(pool.terms)), "cover patterns of the pool")
+    no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (every.n_rows, m))
+    merged = pool.on(no_rows, c_pos * every.weights.astype(np.float64), every.to_dense())
     mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, node_limit=mip_node_limit,
-                           lp=_lp_on_patterns(lp, pool, patterns, merged))
-    run = ColumnGeneration(pool, lp, iterations, lp.objective if certified else -np.inf, certified, pricing_seconds,
-                           history)
+                           lp=master.on_every_row(every, merged))
+    run = ColumnGeneration(merged, master.lp, iterations, master.lp.objective if certified else -np.inf, certified,
+                           pricing_seconds, history)
     terms = [np.array(pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]
     return ColumnGenerationFit.from_run(run, mip, terms, time.perf_counter() - start), lam_abs

@@ -16,14 +16,14 @@ The binarizer is fitted from distributed statistics
 - ``rule="dnf"`` / ``"cnf"`` with ``method="covering"``: sequential covering, one such clause
   LP per term (:func:`~logicrules.lp.dask_clause.learn_rule_set_on_partitions`).
 - ``method="cg"`` (the default for rule sets, any ``max_term_size`` from 1 to 4): column
-  generation from the partitions (:mod:`logicrules.lp.dask_colgen`): the master on a driver-held
-  set of positive patterns grown by row generation (a bounded number of the most violated per
-  round), the negatives only through counts of conjunctions (Gram matrix, counting passes over
-  the candidate triples and quadruples, :mod:`logicrules.lp.dask_pricing`), the LP optimum over
-  all rows certified as in memory; the rule set is the integer master's over its own pool, so it
-  may differ from the in-memory one where the pools differ (the LP bound is the same).
-  The driver's set holds at most :data:`~logicrules.lp.dask_colgen.DASK_CG_MAX_PATTERNS`
-  patterns: beyond, the loop stops uncertified with a ``SolverWarning``.
+  generation from the partitions (:mod:`logicrules.lp.dask_colgen`): the first columns from
+  column generation on a driver-held row sample, then the master over groups of positive rows
+  (rows merged by their cover pattern over the pool) grown by row generation (a bounded number
+  of the most violated groups per round), the exact pricing from counts of the duals over
+  every row and of the negatives (Gram matrices, counting passes over the candidate triples
+  and quadruples, :mod:`logicrules.lp.dask_gains`), the LP optimum over all rows certified as
+  in memory; the rule set is the integer master's over its own pool, so it may differ from the
+  in-memory one where the pools differ (the LP bound is the same).
 - ``rule="m_of_n"``: the checklist LP of every m by row groups that the partitions rebuild
   and sum (:mod:`logicrules.lp.dask_mofn`), the same LP optimum as in memory, then the choice
   among its thresholds from level histograms counted over the partitions.

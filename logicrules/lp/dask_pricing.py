@@ -48,7 +48,7 @@ from logicrules.lp.pricing import Pricing
 from logicrules.lp.pricing_bits import WeightedBits, _bounded_pairs, _candidate_layout
 from logicrules.progress import pass_line
 
-__all__ = ["Negatives", "HeldCounts", "price", "price_beam", "CANDIDATE_BYTES", "FIRST_BATCH", "PENDING_CANDIDATES"]
+__all__ = ["Negatives", "HeldCounts", "count_layout", "price", "price_beam", "CANDIDATE_BYTES", "FIRST_BATCH", "PENDING_CANDIDATES"]
 
 #: Driver bytes per candidate conjunction sent to the partitions (its literals and its count,
 #: the cached key and value).
@@ -100,22 +100,27 @@ def _layout(combos: np.ndarray) -> tuple:
     return r, combos
 
 
+def count_layout(rows: WeightedBits, layout: tuple) -> np.ndarray:
+    """The weight of the packed ``rows`` on which every literal of each combination of
+    ``layout`` (:func:`_layout`) holds: by the parallel kernels of the exact in-memory pricing
+    for triples and quadruples, by ANDed extents for other sizes."""
+    r, arrays = layout
+    if r == 3:
+        return rows.triples(*arrays)
+    if r == 4:
+        return rows.quads(*arrays)
+    counted = np.zeros(arrays.shape[0])
+    per = max(1, _WORDS_AT_ONCE // max(r * rows.bits.shape[1], 1))
+    for lo in range(0, arrays.shape[0], per):
+        counted[lo:lo + per] = rows.count(np.bitwise_and.reduce(rows.bits[arrays[lo:lo + per]], axis=1))
+    return counted
+
+
 def _held(block: RowBlock, layout: tuple, other: int, complement: bool) -> np.ndarray:
     """The weight (without weights: the number) of the rows of class ``other`` of a partition on
     which every literal of each combination of ``layout`` (:func:`_layout`) holds (is false,
-    with ``complement``): by the parallel kernels of the exact in-memory pricing for triples and
-    quadruples, by ANDed extents for other sizes."""
-    r, arrays = layout
-    neg = _negative_bits(block, other, complement)
-    if r == 3:
-        return neg.triples(*arrays)
-    if r == 4:
-        return neg.quads(*arrays)
-    counted = np.zeros(arrays.shape[0])
-    per = max(1, _WORDS_AT_ONCE // max(r * neg.bits.shape[1], 1))
-    for lo in range(0, arrays.shape[0], per):
-        counted[lo:lo + per] = neg.count(np.bitwise_and.reduce(neg.bits[arrays[lo:lo + per]], axis=1))
-    return counted
+    with ``complement``)."""
+    return count_layout(_negative_bits(block, other, complement), layout)
 
 
 class HeldCounts:
@@ -168,9 +173,10 @@ class Negatives:
             keys = keys * self.m + combos[:, j]
         return keys
 
-    def held(self, combos: np.ndarray) -> np.ndarray:
-        """``L`` of every combination (rows of sorted literals, all of one size > 2), the ones
-        not known yet counted in one pass (their driver memory checked first)."""
+    def split(self, combos: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``L`` of the combinations (rows of sorted literals, all of one size > 2) known so
+        far (NaN where not), and the distinct unknown ones with their sorted keys, their driver
+        memory checked first: what a counting pass must count (:meth:`record` keeps it)."""
         combos = np.asarray(combos, dtype=np.int64)
         r = combos.shape[1]
         keys = self._keys(combos)
@@ -178,18 +184,35 @@ class Negatives:
         at = np.minimum(np.searchsorted(known_keys, keys), max(known_keys.size - 1, 0))
         hit = known_keys[at] == keys if known_keys.size else np.zeros(keys.size, dtype=bool)
         out = np.where(hit, known[at] if known_keys.size else 0.0, np.nan)
-        if not hit.all():
-            missing_keys, first = np.unique(keys[~hit], return_index=True)
-            missing = combos[~hit][first]
+        missing_keys, first = np.unique(keys[~hit], return_index=True)
+        if missing_keys.size:
             memory.require(CANDIDATE_BYTES * (missing_keys.size + known_keys.size),
                            f"the pricing's {missing_keys.size} candidate conjunctions of {r} literals (and "
                            f"{known_keys.size} counted before)", "use a larger lam or a smaller max_term_size")
-            values = self.c_neg * self._count(missing)
-            merged = np.concatenate([known_keys, missing_keys])
-            order = np.argsort(merged, kind="stable")
-            self._known[r] = (merged[order], np.concatenate([known, values])[order])
-            out[~hit] = values[np.searchsorted(missing_keys, keys[~hit])]
+        return out, combos[~hit][first], missing_keys
+
+    def record(self, combos: np.ndarray, out: np.ndarray, missing: np.ndarray, missing_keys: np.ndarray,
+               counted: np.ndarray) -> np.ndarray:
+        """Keep the counts ``counted`` (unscaled) of the ``missing`` combinations of
+        :meth:`split` and fill them into its ``out``: ``L`` of every combination."""
+        if not missing_keys.size:
+            return out
+        r = missing.shape[1]
+        values = self.c_neg * np.asarray(counted, dtype=np.float64)
+        known_keys, known = self._known.get(r, (np.zeros(0, np.int64), np.zeros(0)))
+        merged = np.concatenate([known_keys, missing_keys])
+        order = np.argsort(merged, kind="stable")
+        self._known[r] = (merged[order], np.concatenate([known, values])[order])
+        unknown = np.isnan(out)
+        out[unknown] = values[np.searchsorted(missing_keys, self._keys(np.asarray(combos, np.int64)[unknown]))]
         return out
+
+    def held(self, combos: np.ndarray) -> np.ndarray:
+        """``L`` of every combination (rows of sorted literals, all of one size > 2), the ones
+        not known yet counted in one pass (their driver memory checked first)."""
+        out, missing, missing_keys = self.split(combos)
+        counted = self._count(missing) if missing_keys.size else np.zeros(0)
+        return self.record(combos, out, missing, missing_keys, counted)
 
     def of(self, terms: list[tuple[int, ...]]) -> np.ndarray:
         """``L`` of every term of a pool (passes for the sizes above 2 not known yet, one per size)."""
@@ -229,8 +252,9 @@ def _threshold(values: list[np.ndarray], top_k: int, tol: float) -> float:
 
 
 class _Counted:
-    """The triples or quadruples of one pricing round: candidates with their bounds ``base``
-    (reduced cost less L, a lower bound as ``L >= 0``), counted over the partitions in batches.
+    """The triples or quadruples of one pricing round: candidates with lower bounds ``base`` on
+    their reduced costs (here the reduced cost less L, a bound as ``L >= 0``), counted over the
+    partitions in batches: ``value(candidates, base)`` gives their exact reduced costs (one pass).
 
     :meth:`add` keeps the candidates whose bound is below the threshold (``-tol``, or the
     ``top_k``-th least value known when lower); :meth:`count` counts them the least bounds
@@ -240,8 +264,8 @@ class _Counted:
     the driver never holds more (the threshold it reaches also prunes the later candidates).
     Counted terms and their exact values go to ``terms`` and ``values``."""
 
-    def __init__(self, L: Negatives, terms: list, values: list, top_k: int, tol: float) -> None:
-        self.L, self.terms, self.values, self.top_k, self.tol = L, terms, values, top_k, tol
+    def __init__(self, value: Any, terms: list, values: list, top_k: int, tol: float) -> None:
+        self.value, self.terms, self.values, self.top_k, self.tol = value, terms, values, top_k, tol
         self.pending: list[tuple[np.ndarray, np.ndarray]] = []
         self.batch = FIRST_BATCH
         self.least = _least(np.concatenate(values), top_k)
@@ -271,11 +295,16 @@ class _Counted:
             take = np.zeros(base.size, dtype=bool)
             take[np.argpartition(base, self.batch - 1)[:self.batch] if base.size > self.batch else slice(None)] = True
             self.terms.append(candidates[take])
-            self.values.append(self.L.held(candidates[take]) + base[take])
+            self.values.append(self.value(candidates[take], base[take]))
             self.least = _least(np.concatenate([self.least, self.values[-1]]), self.top_k)
             candidates, base = candidates[~take], base[~take]
             self.batch *= 2
         self.pending = [(candidates, base)] if base.size else []
+
+
+def _plus_negatives(L: Negatives):
+    """The exact reduced costs of candidates from their bounds less ``L``: the bound plus ``L``."""
+    return lambda candidates, base: L.held(candidates) + base
 
 
 def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k: int, tol: float,
@@ -325,14 +354,22 @@ def price(P: Any, L: Negatives, mu: np.ndarray, nu: float, max_size: int, top_k:
         if max_size >= 3 and m >= 3 and not (first_found and _prices_out(values, tol)):
             per_first, gains3 = _triples(pos, gain1, gain2, e, step, _threshold(values, top_k, tol))
             if per_first:
-                triples = _Counted(L, terms, values, top_k, tol)
+                triples = _Counted(_plus_negatives(L), terms, values, top_k, tol)
                 found = np.concatenate([np.column_stack([np.full(b.size, a), b, c]) for a, b, c in per_first])
                 triples.add(found, 4 * step + e[found].sum(axis=1) - np.concatenate(gains3))
                 triples.count()
             if max_size >= 4 and m >= 4 and per_first and not (first_found and _prices_out(values, tol)):
-                quads = _Counted(L, terms, values, top_k, tol)
+                quads = _Counted(_plus_negatives(L), terms, values, top_k, tol)
                 _quads(pos, gain1, per_first, gains3, e, step, quads)
                 quads.count()
+    return _pricing(terms, values, top_k, tol, first_found, start)
+
+
+def _pricing(terms: list[np.ndarray], values: list[np.ndarray], top_k: int, tol: float, first_found: bool,
+             start: float) -> Pricing:
+    """The ``top_k`` least reduced costs among the evaluated candidates (``terms`` and their
+    ``values``, block by block) as a :class:`~logicrules.lp.pricing.Pricing`; not ``complete``
+    when a search stopped at the first size at which a column priced out."""
     flat = np.concatenate(values)
     complete = not (first_found and _prices_out(values, tol))
     order = np.argsort(flat, kind="stable")[:top_k]

@@ -1,8 +1,9 @@
-"""Column generation (method="cg") from dask partitions without gathering the rows: the exact
-pricing (terms of up to 4 literals) against brute force over every conjunction, and the fit's
-certified LP bound equal to the in-memory fit's (random data with weights, class costs and
-budgets, planted quadruples, bundled data, a small LocalCluster); row generation adds a bounded
-number of the most violated patterns per round, so a tight memory limit does not stop it."""
+"""Column generation (method="cg") from dask partitions without gathering the rows: both exact
+pricings (on driver-held rows, and with the master's dual spread over every row, terms of up
+to 4 literals) against brute force over every conjunction, and the fit's certified LP bound
+equal to the in-memory fit's (random data with weights, class costs and budgets, planted
+quadruples, bundled data, a small LocalCluster); the master over groups of rows under a tight
+memory limit."""
 
 import functools
 import itertools
@@ -20,9 +21,11 @@ import dask  # noqa: E402
 from logicrules import LPRuleClassifier, load_dataset  # noqa: E402
 from logicrules.fca.dask_counts import DaskCounts  # noqa: E402
 from logicrules.fca.counts import RowMultiset  # noqa: E402
-from logicrules.lp.dask_colgen import MostViolated, _Pool, learn_rule_set_cg_on_partitions
+from logicrules.lp.dask_colgen import MostViolated, _Pool, learn_rule_set_cg_on_partitions  # noqa: E402
+from logicrules.lp.dask_gains import GroupDual, Positives, price_counted  # noqa: E402
+from logicrules.lp.dask_passes import ClauseRows, row_keys  # noqa: E402
 from logicrules.lp.dask_pricing import Negatives, price  # noqa: E402
-from logicrules.lp.master import RuleSetProblem  # noqa: E402
+from logicrules.lp.master import RuleSetProblem, conjunction_extents  # noqa: E402
 from tests.lp.test_lp_dask import _dask, _random_case  # noqa: E402
 from tests.lp.test_lp_dask_weights import _dask_weights, _weights  # noqa: E402
 
@@ -147,9 +150,10 @@ def test_random_rule_sets_reach_the_in_memory_lp_bound(seed, n, m, parts, rule, 
         np.testing.assert_array_equal(np.asarray(got.predict(Xd).compute()), got.predict(X.to_numpy() if array else X))
 
 
-def test_row_generation_and_triples_on_partitions():
-    """A planted triple and a small sample: rows join the master in several rounds, triples are
-    counted over the partitions, and the LP bound and rule set are the in-memory ones."""
+def test_groups_and_triples_on_partitions():
+    """Two planted triples and a small sample: the master over groups of every row, triples
+    counted over the partitions by the exact pricing, and the LP bound and rule set are the
+    in-memory ones."""
     rng = np.random.default_rng(4)
     n, m = 3000, 12
     bits = rng.random((n, m)) < 0.5
@@ -166,7 +170,8 @@ def test_row_generation_and_triples_on_partitions():
     with dask.config.set(scheduler="synchronous"):
         fit, lam_abs = learn_rule_set_cg_on_partitions(counts, 0.001, row_sampling=0.02, seed=1)
     assert fit.certified and fit.lp_bound == pytest.approx(expected.lp_result_["lp_bound"], rel=1e-7)
-    assert sum(h["rows_added"] for h in fit.history) > 0 and max(len(t) for t in fit.pool) == 3
+    assert max(len(t) for t in fit.pool) == 3 and "exact" in {h["source"] for h in fit.history}
+    assert 0 < fit.history[-1]["rows"] < len(np.unique(bits[y], axis=0))
 
 
 @pytest.mark.parametrize("rule", ["dnf", "cnf"])
@@ -208,21 +213,117 @@ def _planted(seed: int, n: int = 20_000, m: int = 16, noise: float = 0.0):
 @pytest.mark.parametrize("max_size", [2, 4])
 @pytest.mark.parametrize("seed", range(3))
 def test_a_tight_memory_limit_bounds_the_rows_per_round_and_column_generation_converges(max_size, seed):
-    """Under 1 MB the positive rows short of covered at the first rounds (thousands of patterns)
-    do not fit the master at once: the rounds add the most violated within the limit, and the fit
-    reaches the in-memory LP bound."""
+    """Under 4 MB the groups short of covered at the first rounds (thousands of cover patterns of
+    random rows) do not fit the master at once: the rounds add the most violated within the
+    limit, and the fit reaches the in-memory LP bound and rule."""
+
     X, y = _planted(1)
     kwargs = dict(rule="dnf", binarizer="passthrough", max_term_size=max_size)
     with dask.config.set(scheduler="synchronous"):
-        got = LPRuleClassifier(**kwargs, memory_limit=1_000_000, row_sampling=0.02, random_state=seed).fit(
+        got = LPRuleClassifier(**kwargs, memory_limit=4_000_000, row_sampling=0.02, random_state=seed).fit(
             *_dask(X, y, 4))
     _same_lp_bound(got, LPRuleClassifier(**kwargs).fit(X, y))
     assert str(got.formula_) == "v2 OR (v0 AND v1)"
 
 
+def test_noise_rows_join_the_master_as_groups():
+    """3% of the labels flipped over 6000 rows of 30 random attributes (every row its own
+    pattern): the positive rows no term covers join the master as groups of their cover
+    patterns, far fewer than their distinct rows; the fit certifies the in-memory bound."""
+    rng = np.random.default_rng(5)
+    bits = rng.random((6000, 30)) < 0.5
+    y = (((bits[:, 0] & bits[:, 1]) | bits[:, 2]) ^ (rng.random(6000) < 0.03)).astype(int)
+    X = pd.DataFrame(bits.astype(np.int8), columns=[f"v{j}" for j in range(30)])
+    counts = DaskCounts(da.from_array(X.to_numpy(), chunks=(1500, 30)), da.from_array(y, chunks=1500))
+    with dask.config.set(scheduler="synchronous"):
+        fit, _ = learn_rule_set_cg_on_partitions(counts, 0.005, row_sampling=0.05, seed=0, max_size=3)
+    expected = LPRuleClassifier(rule="dnf", binarizer="passthrough", max_term_size=3, lam=0.005).fit(X, y)
+    assert fit.certified and fit.lp_bound == pytest.approx(expected.lp_result_["lp_bound"], rel=1e-7)
+    distinct = len(np.unique(bits[y == 1], axis=0))
+    assert max(h["rows"] for h in fit.history) < distinct
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(seed=st.integers(0, 10_000), m=st.integers(1, 7), max_size=st.integers(1, 4), complement=st.booleans(),
+       weighted=st.booleans(), nu=st.sampled_from([0.0, 0.3]), tie=st.booleans(), c_neg=st.sampled_from([0.02, 0.7]),
+       top_k=st.sampled_from([3, 10_000]))
+def test_counted_pricing_finds_every_conjunction_of_negative_reduced_cost(seed, m, max_size, complement, weighted, nu,
+                                                                          tie, c_neg, top_k):
+    """The pricing under a dual over groups of every positive row (random ratios over the cover
+    patterns of a random pool), G and L counted over the partitions, against brute force over
+    every conjunction of at most max_size literals: every negative reduced cost exact, the
+    least, and with top_k=3 the three least."""
+    _check_counted_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg, top_k)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_counted_pricing_where_the_bounds_are_tight(seed):
+    """Dense, strongly correlated literals (copies of one column with a few bits flipped) and
+    costly negatives: many triples and quadruples whose bounds from their pairs lie just below
+    or above 0, so that a bound stated too high would lose a column of negative reduced cost."""
+    _check_counted_pricing(seed, 6, 3 + seed % 2, seed % 4 == 1, seed % 3 == 0, 0.0, False, 0.35 + 0.05 * (seed % 5),
+                           10_000, correlated=True)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_counted_pricing_in_small_batches(seed, monkeypatch):
+    """Batches of 2 candidates per pass and at most 8 waiting, quadruples included."""
+    import logicrules.lp.dask_pricing as pricing
+
+    monkeypatch.setattr(pricing, "FIRST_BATCH", 2)
+    monkeypatch.setattr(pricing, "PENDING_CANDIDATES", 8)
+    _check_counted_pricing(seed, 7, 4, seed % 2 == 1, seed % 3 == 0, 0.0, seed % 2 == 0, 0.02, 3 + seed % 2 * 10_000)
+
+
+def _check_counted_pricing(seed, m, max_size, complement, weighted, nu, tie, c_neg, top_k, correlated=False):
+    rng = np.random.default_rng(seed)
+    n = 150
+    bits = rng.random((n, m)) < rng.uniform(0.2, 0.8, m)
+    if correlated:
+        base = rng.random(n) < 0.85
+        bits = base[:, None] ^ (rng.random((n, m)) < rng.uniform(0.02, 0.15, m))
+    y = rng.random(n) < 0.5
+    w = rng.integers(1, 4, n).astype(np.float64) if weighted else np.ones(n)
+    counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(50, m)), da.from_array(y.astype(int), chunks=50),
+                        weights=da.from_array(w, chunks=50) if weighted else None)
+    firing = 0 if complement else 1
+    read = ~bits if complement else bits
+    pos, neg = read[y == bool(firing)], read[y != bool(firing)]
+    w_pos, w_neg = w[y == bool(firing)], w[y != bool(firing)]
+    pool = sorted({tuple(sorted(rng.choice(m, rng.integers(1, min(m, 3) + 1), replace=False).tolist()))
+                   for _ in range(rng.integers(0, 4))})
+    cover = conjunction_extents(pos, pool)
+    keys = np.unique(row_keys(cover))
+    ratios = rng.uniform(0, 1, keys.size) * (rng.random(keys.size) < 0.8)
+    c_pos, lam = 1.3, 0.05
+    dual = GroupDual(tuple(pool), keys, ratios, c_pos)
+    mu = ratios[np.searchsorted(keys, row_keys(cover))] * c_pos * w_pos
+    e = rng.uniform(0, 0.01, m) if tie else None
+    with dask.config.set(scheduler="synchronous"):
+        L = Negatives(counts, 1 - firing, complement, c_neg, float(w_neg.sum()))
+        P = Positives(counts, ClauseRows(firing, complement), dual, L)
+        found = price_counted(P, L, lam, e, nu, max_size, top_k=top_k, tol=1e-9)
+    brute = {}
+    for size in range(max_size + 1):
+        for term in itertools.combinations(range(m), size):
+            brute[term] = (c_neg * w_neg[neg[:, list(term)].all(axis=1)].sum() - mu[pos[:, list(term)].all(axis=1)].sum()
+                           + (lam + nu) * (1 + size) + (0.0 if e is None else e[list(term)].sum()))
+    negative = {t: v for t, v in brute.items() if v < -1e-9}
+    got = dict(zip(found.terms, found.reduced_costs))
+    assert found.complete
+    best = sorted(negative.values())[:top_k]
+    np.testing.assert_allclose(sorted(v for v in found.reduced_costs if v < -1e-9), best, atol=1e-9)
+    for term, value in got.items():
+        assert value == pytest.approx(brute[term], abs=1e-9)
+    if negative:
+        assert found.least == pytest.approx(min(brute.values()), abs=1e-9)
+    else:
+        assert found.least >= -1e-9
+
+
 def test_rows_per_round_stay_below_the_cap(monkeypatch):
-    """A cap of 16 patterns per round: every round adds at most 16 of the rows short of covered
-    (more of them are short), and the fit still certifies the in-memory LP bound."""
+    """A cap of 16 groups per round: every round adds at most 16 groups of the rows short of
+    covered (more of them are short), and the fit still certifies the in-memory LP bound."""
     import logicrules.lp.dask_colgen as colgen
 
     monkeypatch.setattr(colgen, "DASK_CG_ROWS_PER_ROUND", 16)
@@ -238,7 +339,7 @@ def test_rows_per_round_stay_below_the_cap(monkeypatch):
 @settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 10_000), parts=st.integers(1, 6), cap=st.integers(1, 12), weighted=st.booleans())
 def test_most_violated_sums_keep_the_cap_first_patterns_with_full_weights(seed, parts, cap, weighted):
-    """Summed in any tree over the partitions, the kept patterns are the cap most violated of all
+    """Summed in any tree over the partitions, the kept groups are the cap most violated of all
     (ties by pattern), each with the weight of all its rows."""
     rng = np.random.default_rng(seed)
     n, m = 60, 4
@@ -281,38 +382,11 @@ def test_bundled_data_on_a_local_cluster(breast_cancer, dask_client):
     _same_lp_bound(got, expected["dnf"])
 
 
-def test_the_masters_patterns_stay_below_max_patterns():
-    """S capped at 400 patterns while many more rows are short of covered: every round's S stays
-    within the cap, the loop stops uncertified with a SolverWarning naming the cap, and the rule
-    set (the integer master over every row) is still returned; a sample larger than the cap is
-    refused with a clear error; a cap above what the fit needs changes nothing."""
-    from logicrules.lp.solvers import SolverWarning
-
-    X, y = _planted(2, n=4000, noise=0.03)
-    counts = DaskCounts(da.from_array(X.to_numpy(), chunks=(1000, X.shape[1])), da.from_array(y, chunks=1000))
-    options = dict(row_sampling=0.02, seed=0, max_size=3)
-    with dask.config.set(scheduler="synchronous"):
-        free, _ = learn_rule_set_cg_on_partitions(counts, 0.005, **options)
-        assert free.certified and max(h["rows"] for h in free.history) > 400
-        with pytest.warns(SolverWarning, match="max_patterns=400"):
-            capped, _ = learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=400, **options)
-        roomy, _ = learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=1 << 16, **options)
-        with pytest.raises(ValueError, match="max_patterns=2: use a smaller row_sampling"):
-            learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=2, **options)
-        with pytest.raises(ValueError, match="max_patterns must be a positive integer"):
-            learn_rule_set_cg_on_partitions(counts, 0.005, max_patterns=0, **options)
-    assert not capped.certified and max(h["rows"] for h in capped.history) <= 400
-    assert capped.history[-1]["rows_short"] > 0 and len(capped.terms) > 0
-    assert roomy.certified and roomy.lp_bound == free.lp_bound
-    assert [tuple(t) for t in roomy.terms] == [tuple(t) for t in free.terms]
-
-
 @pytest.mark.parametrize("seed", range(6))
-def test_the_integer_master_reads_the_lp_over_s_mapped_onto_the_patterns(seed, monkeypatch):
-    """The last step hands the integer master S's LP mapped onto every positive row's pattern
-    (no LP over all rows): its duals are feasible there (reduced costs >= 0, each pattern's dual
-    at most its cost), its value a lower bound, and the exact integer master from it reaches the
-    optimum found without it."""
+def test_the_integer_master_reads_the_lp_over_the_groups(seed, monkeypatch):
+    """The last step hands the integer master the LP over the groups: its duals are feasible
+    there (reduced costs >= 0, each group's dual at most its cost), its value a lower bound, and
+    the exact integer master from it reaches the optimum found without it."""
     import logicrules.lp.dask_colgen as dask_colgen
     from logicrules.lp.master import solve_master_mip as solve
 
