@@ -31,18 +31,20 @@ bind. The partitions answer counts:
    exact pricing has just found nothing and no row is short, the master's solution is feasible
    over every row at its value and its dual is feasible for every conjunction of at most
    ``max_size`` literals: the LP optimum over all of them and every row, certified as in memory.
-6. **Integer master** (one pass): every positive row merged by its cover pattern over the final
-   pool, :func:`~logicrules.lp.master.solve_master_mip`, exactly the in-memory integer master
-   over the same pool, started from the last LP mapped onto those rows
-   (:meth:`_Master.on_every_row`).
+6. **Integer master** (two passes, :func:`_integer_master`): the master's rounding, its value
+   over every row counted in one pass, fixes the columns that cannot be in a better rule set
+   (reduced-cost fixing); every positive row merged by its cover pattern over the other
+   columns (the second pass) makes the integer program, solved by
+   :func:`~logicrules.lp.master.solve_master_mip` from the last LP mapped onto those rows
+   (:meth:`_Master.on_rows`): the optimum of the in-memory integer master over the same pool.
 
 The certified LP bound is that of the in-memory fit; the rule set is the integer master's over
 this run's pool, which need not be the in-memory run's pool (the cheap pricings differ), so it
 may differ from the in-memory rule set. A CNF is the DNF of the complemented literals for class
 0 (the view of :class:`~logicrules.lp.dask_passes.ClauseRows`). Weights and error costs enter as
-in memory. Driver memory: the sample, the master's groups and the integer master's patterns
-(checked against ``memory_limit``), the pricing's ``m x m`` matrices and candidates
-(:mod:`logicrules.lp.dask_pricing`).
+in memory. Driver memory: the sample, the master's groups (checked against ``memory_limit``),
+the integer master's patterns over the kept columns (its model checked), the pricing's
+``m x m`` matrices and candidates (:mod:`logicrules.lp.dask_pricing`).
 """
 
 from __future__ import annotations
@@ -64,7 +66,9 @@ from logicrules.lp.dask_passes import (COVER_TOL, ClauseRows, SampleRows, Sums, 
                                        row_keys, run_pass)
 from logicrules.lp.dask_pricing import Negatives, price, price_beam
 from logicrules.lp.data import distinct_rows_bytes
-from logicrules.lp.master import ConjunctionPool, MasterLP, RuleSetProblem, conjunction_extents, solve_master_mip
+from logicrules.lp.master import (ConjunctionPool, MasterLP, MasterMIP, RuleSetProblem, conjunction_extents,
+                                 solve_master_mip)
+from logicrules.lp.master_rounding import round_master
 from logicrules.lp.model import matvec
 from logicrules.lp.solvers import model_bytes
 from logicrules.lp.pricing import Pricing
@@ -211,13 +215,16 @@ class _Pool(ConjunctionPool):
             self.neg_cost[-added:] += self.negatives.of(new)
         return added
 
-    def on(self, rows: np.ndarray, weights: np.ndarray, cover: np.ndarray) -> _Pool:
-        """The same columns over other rows, ``cover`` their extents on them."""
+    def on(self, rows: np.ndarray, weights: np.ndarray, cover: np.ndarray, columns: np.ndarray | None = None) -> _Pool:
+        """The same columns (those of ``columns`` when given, in that order) over other rows,
+        ``cover`` their extents on them."""
         P = self.problem
+        columns = np.arange(len(self)) if columns is None else np.asarray(columns, dtype=np.intp)
         pool = _Pool(RuleSetProblem(rows, weights, P.A_neg, P.neg_weight, P.lam, P.budget, P.literal_cost),
                      self.negatives)
-        pool.terms, pool._index = list(self.terms), dict(self._index)
-        pool.cover, pool.neg_cost, pool.sizes = cover, self.neg_cost.copy(), self.sizes.copy()
+        pool.terms = [self.terms[k] for k in columns]
+        pool._index = {t: k for k, t in enumerate(pool.terms)}
+        pool.cover, pool.neg_cost, pool.sizes = cover, self.neg_cost[columns], self.sizes[columns]
         return pool
 
 
@@ -255,22 +262,60 @@ class _Master:
         order = np.argsort(keys, kind="stable")
         return GroupDual(self.terms, keys[order], ratios[order], scale)
 
-    def on_every_row(self, patterns: RowMultiset, every: _Pool) -> MasterLP:
-        """The LP mapped onto every positive row merged by cover pattern (``patterns``, the pool
-        ``every`` over them), so that the integer master needs no LP over all rows.
+    def on_rows(self, keep: np.ndarray, patterns: RowMultiset, over: ConjunctionPool) -> MasterLP:
+        """The LP on the columns ``keep`` and every positive row merged by its cover pattern over
+        them (``patterns``, the pool ``over`` over them): the start of the integer master.
 
-        The duals, 0 on the rows outside the groups, are feasible for the master over every row
-        and the pool's columns, of dual value ``lp.objective``: the integer master's
-        reduced-cost fixing and lower bound stay valid."""
+        A group lies inside one pattern; the pattern's dual is the sum of its groups' (0 where
+        none). It stays below the pattern's cost, and the reduced costs of the kept columns are
+        the master's: a dual feasible for the integer master's LP over those rows and columns,
+        of value ``lp.objective``, so the reduced-cost fixing and the lower bound stay valid."""
         keys = _packed_keys(patterns.packed)
         order = np.argsort(keys, kind="stable")
-        at = lookup(keys[order], _packed_keys(self.patterns.packed))
+        at = lookup(keys[order], row_keys(self.patterns.to_dense()[:, keep]))
         if (at < 0).any():
             raise RuntimeError("a group of the master is not a pattern of the rows: the partitions changed between passes")
-        mu = np.zeros(patterns.n_rows)
-        mu[order[at]] = self.lp.mu
-        xi = np.maximum(0.0, 1.0 - matvec(every.cover, self.lp.w)) if len(every) else np.ones(patterns.n_rows)
-        return MasterLP(self.lp.objective, self.lp.w, xi, mu, self.lp.nu, self.lp.solver)
+        mu = np.bincount(order[at], weights=self.lp.mu, minlength=patterns.n_rows)
+        w = self.lp.w[keep]
+        xi = np.maximum(0.0, 1.0 - matvec(over.cover, w)) if keep.size else np.ones(patterns.n_rows)
+        return MasterLP(self.lp.objective, w, xi, mu, self.lp.nu, self.lp.solver)
+
+
+def _integer_master(counts: Any, view: ClauseRows, pool: _Pool, master: _Master, c_pos: float, positives: float,
+                    tol: float, solver: str, time_limit: float | None, node_limit: int | None) -> MasterMIP:
+    """The integer master over the pool and every positive row (module notes, step 6).
+
+    The master's rounding (:func:`~logicrules.lp.master_rounding.round_master` over the groups)
+    is a rule set within the budget; one pass over the rows it covers gives its value U over
+    every row (``positives``: the weight of all positive rows times ``c_pos``). A column with
+    ``z_LP + rc_k > U`` is in no rule set better than U (reduced-cost fixing; the reduced costs
+    over the groups are those over every row, the dual being 0 outside them), so the integer
+    program over the other columns, with every positive row merged by its pattern over them (a
+    second pass), has the optimum of the integer master over the whole pool
+    (:func:`~logicrules.lp.master.solve_master_mip`), and its driver memory is that of the kept
+    columns' patterns, not of the pool's."""
+    start = time.perf_counter()
+    lp, on_groups = master.lp, master.pool
+    rounded = round_master(on_groups, lp.w)
+    chosen = [pool.terms[k] for k in np.flatnonzero(rounded)]
+    covered = 0.0
+    if chosen:
+        cover = _rows(counts, view, CoverRows(chosen), "rows the rounded rule set covers")
+        covered = c_pos * float(cover.weights[cover.to_dense().any(axis=1)].sum())
+    upper = float(on_groups.costs()[rounded].sum()) + positives - covered
+    keep = np.flatnonzero((lp.objective + on_groups.reduced_costs(lp.mu, lp.nu) <= upper + tol) | rounded)
+    if keep.size == 0:  # no column can beat the empty rule set
+        return MasterMIP(rounded, upper, upper, 0.0, "optimal", solver, time.perf_counter() - start)
+    every = _rows(counts, view, CoverRows([pool.terms[k] for k in keep]), "cover patterns of the kept columns")
+    m = pool.problem.n_literals
+    no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (every.n_rows, m))  # a view: the program reads the cover
+    kept = pool.on(no_rows, c_pos * every.weights.astype(np.float64), every.to_dense(), keep)
+    mip = solve_master_mip(kept, solver=solver, time_limit=time_limit, node_limit=node_limit,
+                           lp=master.on_rows(keep, every, kept))
+    chosen_all = np.zeros(len(pool), dtype=bool)
+    chosen_all[keep[mip.chosen]] = True
+    return MasterMIP(chosen_all, mip.objective, mip.bound, mip.gap, mip.status, mip.solver,
+                     time.perf_counter() - start)
 
 
 def _rows(counts: Any, view: ClauseRows, request: CoverRows, what: str) -> RowMultiset:
@@ -418,12 +463,9 @@ def learn_rule_set_cg_on_partitions(counts: Any, lam: float, *, cnf: bool = Fals
         if added:
             patterns = _rows(counts, view, CoverRows(list(pool.terms), prefix, members), CoverRows.what)
         master = _Master.solve(pool, patterns, c_pos, solver)
-    every = _rows(counts, view, CoverRows(list(pool.terms)), "cover patterns of the pool")
-    no_rows = np.broadcast_to(np.zeros((1, m), dtype=bool), (every.n_rows, m))
-    merged = pool.on(no_rows, c_pos * every.weights.astype(np.float64), every.to_dense())
-    mip = solve_master_mip(merged, solver=solver, time_limit=mip_time_limit, node_limit=mip_node_limit,
-                           lp=master.on_every_row(every, merged))
-    run = ColumnGeneration(merged, master.lp, iterations, master.lp.objective if certified else -np.inf, certified,
+    mip = _integer_master(counts, view, pool, master, c_pos, c_pos * float(totals[firing]), tol, solver,
+                          mip_time_limit, mip_node_limit)
+    run = ColumnGeneration(pool, master.lp, iterations, master.lp.objective if certified else -np.inf, certified,
                            pricing_seconds, history)
     terms = [np.array(pool.terms[k], dtype=np.intp) for k in np.flatnonzero(mip.chosen)]
     return ColumnGenerationFit.from_run(run, mip, terms, time.perf_counter() - start), lam_abs

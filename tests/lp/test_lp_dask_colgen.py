@@ -412,3 +412,51 @@ def test_the_integer_master_reads_the_lp_over_the_groups(seed, monkeypatch):
     assert exact.status == mapped.status == "optimal"
     assert mapped.objective == pytest.approx(exact.objective, abs=tol)
     assert lp.objective <= exact.objective + tol
+
+
+@pytest.mark.parametrize("rounding", ["master", "one column"])
+@pytest.mark.parametrize("cnf", [False, True])
+@pytest.mark.parametrize("seed", range(8))
+def test_the_integer_master_over_the_kept_columns_is_the_one_over_the_pool(seed, cnf, rounding, monkeypatch):
+    """The integer master fixes the pool's columns from the rounding's value over every row and
+    solves over the others: its optimum is the exact integer master's over the whole pool and
+    every positive row (built in memory, no fixing), and its rule set has that value there.
+    Also from a poor rounding (the column of largest LP weight alone: a larger bound, fewer
+    columns fixed, and its value counted over the rows it covers); with the master's rounding
+    the fixing leaves out most of the pool."""
+    import logicrules.lp.dask_colgen as dask_colgen
+    from logicrules.lp.master import ConjunctionPool, build_rule_set_problem, solve_master_mip
+
+    kept = []
+
+    def spy(pool, **kwargs):
+        kept.append(len(pool))
+        return solve_master_mip(pool, **kwargs)
+
+    def one_column(pool, w):
+        return np.arange(len(pool)) == int(np.argmax(w))
+
+    monkeypatch.setattr(dask_colgen, "solve_master_mip", spy)
+    if rounding == "one column":
+        monkeypatch.setattr(dask_colgen, "round_master", one_column)
+    rng = np.random.default_rng(seed)
+    n, m = 300 + 40 * seed, 8
+    bits = rng.random((n, m)) < rng.uniform(0.2, 0.8, m)
+    y = ((bits[:, 0] & bits[:, 1]) | (bits[:, 2] & bits[:, 3]) | (bits[:, 4] & bits[:, 0])) ^ (rng.random(n) < 0.25)
+    y = y.astype(int)
+    counts = DaskCounts(da.from_array(bits.astype(np.int8), chunks=(n // 4 + 1, m)), da.from_array(y, chunks=n // 4 + 1))
+    with dask.config.set(scheduler="synchronous"):
+        fit, lam_abs = learn_rule_set_cg_on_partitions(counts, [0.001, 0.005, 0.02][seed % 3], cnf=cnf,
+                                                       row_sampling=0.1, seed=seed, max_size=2 + seed % 3)
+    A, target = (~bits, y == 0) if cnf else (bits, y == 1)
+    pool = ConjunctionPool(build_rule_set_problem(A, target, lam_abs))
+    pool.add(fit.pool)
+    assert list(pool.terms) == [tuple(t) for t in fit.pool]
+    exact = solve_master_mip(pool, node_limit=None, time_limit=None)
+    chosen = np.isin(np.arange(len(pool)), [pool.terms.index(tuple(int(j) for j in t)) for t in fit.terms])
+    tol = 1e-7 * max(1.0, float(target.sum()))
+    assert exact.status == fit.mip_status == "optimal"
+    assert fit.mip_objective == pytest.approx(exact.objective, abs=tol)
+    assert pool.integer_objective(chosen) == pytest.approx(fit.mip_objective, abs=tol)
+    assert fit.lp_bound <= fit.mip_objective + tol
+    assert rounding != "master" or kept == [] or kept[0] < len(pool)
